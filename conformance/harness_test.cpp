@@ -1,0 +1,114 @@
+// The comparison helper's own tests: each kind of planted bug must be caught, and exactly.
+#include <gtest/gtest.h>
+
+#include "gpu/shuffle_batch.hpp"
+#include "model/shuffle.hpp"
+#include "sweeps/shuffle_sweep.hpp"
+#include "testing/compare.hpp"
+
+namespace wc {
+namespace {
+
+using model::LaneClass;
+
+// Results as a perfect GPU would write them for `b`, straight from the model.
+void write_model_results(const gpu::ShuffleBatch& b, gpu::WarpResults& out) {
+  out.cases = b.cases.size();
+  out.bits.resize(out.cases * 32);
+  out.wrote.resize(out.cases * 32);
+  for (size_t c = 0; c < out.cases; ++c) {
+    const model::WarpOutcome want = gpu::model_outcome(b, c);
+    for (int lane = 0; lane < 32; ++lane) {
+      const bool calls = want[lane].cls != LaneClass::not_called;
+      // An undefined lane's value is whatever the hardware gives; any value must pass.
+      out.bits[c * 32 + lane] = !calls ? gpu::kSentinel : want[lane].cls == LaneClass::undefined ? 0 : want[lane].bits;
+      out.wrote[c * 32 + lane] = calls ? 1 : 0;
+    }
+  }
+}
+
+model::WarpOutcome one_defined_lane(uint64_t bits) {
+  model::WarpOutcome want{};
+  want[0] = {bits, 0, LaneClass::defined, nullptr, nullptr};
+  return want;
+}
+
+testing::CheckReport compare_lane0(const model::WarpOutcome& want, uint64_t got, uint8_t wrote) {
+  uint64_t bits[32];
+  uint8_t wrote_lanes[32] = {};
+  std::fill(bits, bits + 32, gpu::kSentinel);
+  bits[0] = got;
+  wrote_lanes[0] = wrote;
+  testing::CheckReport report;
+  testing::compare_warp(0, want, bits, wrote_lanes, report);
+  return report;
+}
+
+TEST(CompareHarness, tells_minus_zero_from_plus_zero) {
+  EXPECT_EQ(compare_lane0(one_defined_lane(0x80000000), 0x00000000, 1).mismatches, 1u);
+  EXPECT_EQ(compare_lane0(one_defined_lane(0x8000000000000000), 0x0, 1).mismatches, 1u);
+}
+
+TEST(CompareHarness, tells_nan_payloads_apart) {
+  EXPECT_EQ(compare_lane0(one_defined_lane(0x7FC00001), 0x7FC00002, 1).mismatches, 1u);
+  EXPECT_EQ(compare_lane0(one_defined_lane(0x7FC00001), 0x7FC00001, 1).mismatches, 0u);
+}
+
+TEST(CompareHarness, fails_a_calling_lane_that_never_wrote) {
+  EXPECT_EQ(compare_lane0(one_defined_lane(gpu::kSentinel), gpu::kSentinel, 0).mismatches, 1u);
+  model::WarpOutcome undefined{};
+  undefined[0].cls = LaneClass::undefined;
+  EXPECT_EQ(compare_lane0(undefined, 0, 0).mismatches, 1u);
+  EXPECT_EQ(compare_lane0(undefined, 12345, 1).mismatches, 0u);
+}
+
+TEST(CompareHarness, fails_a_lane_that_wrote_without_calling) {
+  const model::WarpOutcome nobody_calls{};
+  EXPECT_EQ(compare_lane0(nobody_calls, 0, 1).mismatches, 1u);
+  EXPECT_EQ(compare_lane0(nobody_calls, 0, 0).mismatches, 1u);  // the sentinel was overwritten
+  EXPECT_EQ(compare_lane0(nobody_calls, gpu::kSentinel, 0).mismatches, 0u);
+}
+
+TEST(CompareHarness, does_not_call_a_check_of_nothing_clean) {
+  const testing::CheckReport report = compare_lane0(model::WarpOutcome{}, gpu::kSentinel, 0);
+  EXPECT_EQ(report.mismatches, 0u);
+  EXPECT_FALSE(report.clean());
+}
+
+TEST(CompareHarness, finds_one_planted_bad_lane_in_a_sweep_and_names_it) {
+  const gpu::ShuffleBatch b = sweeps::sweep_batch(model::ShuffleOp::bfly, model::Type::f16);
+  gpu::WarpResults results;
+  write_model_results(b, results);
+  ASSERT_TRUE(sweeps::check(b, results).clean());
+
+  // Plant a bug in a compared lane far into the batch.
+  size_t planted = b.cases.size() * 3 / 4 * 32;
+  while (gpu::model_outcome(b, planted / 32)[planted % 32].cls != LaneClass::ptx_defined) ++planted;
+  results.bits[planted] ^= 0x8000;
+  const testing::CheckReport report = sweeps::check(b, results);
+  EXPECT_EQ(report.mismatches, 1u);
+  ASSERT_TRUE(report.first.has_value());
+  EXPECT_EQ(report.first->case_index, planted / 32);
+  EXPECT_EQ(report.first->lane, static_cast<int>(planted % 32));
+  const std::string diff = testing::diff_text(
+      report, [&](size_t c, int lane) { return sweeps::describe(b, c, lane); }, sweeps::hex_digits(b.type));
+  EXPECT_NE(diff.find("explain shfl_xor --type f16"), std::string::npos) << diff;
+  EXPECT_NE(diff.find("lane " + std::to_string(planted % 32)), std::string::npos) << diff;
+}
+
+TEST(CompareHarness, counts_every_lane_once_per_class) {
+  const gpu::ShuffleBatch b = sweeps::sweep_batch(model::ShuffleOp::idx, model::Type::i32);
+  gpu::WarpResults results;
+  write_model_results(b, results);
+  const testing::CheckReport report = sweeps::check(b, results);
+  const testing::LaneTally& t = report.tally;
+  EXPECT_EQ(t.cases, b.cases.size());
+  EXPECT_EQ(t.defined + t.ptx_defined + t.undefined + t.not_called, 32 * b.cases.size());
+  EXPECT_GT(t.defined, 0u);
+  EXPECT_GT(t.ptx_defined, 0u);
+  EXPECT_GT(t.undefined, 0u);
+  EXPECT_GT(t.not_called, 0u);
+}
+
+}  // namespace
+}  // namespace wc

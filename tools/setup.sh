@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what warpconf needs on Debian/Ubuntu and is missing; safe to run again.
+# The CUDA Toolkit (nvcc 13) is not a distribution package: it must already be installed.
+set -euo pipefail
+packages=(cmake ninja-build g++ libgtest-dev libgmock-dev googletest librapidcheck-dev nlohmann-json3-dev libcli11-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ ! -x "$nvcc" ]; then
+  echo "setup.sh: nvcc not found: install the CUDA Toolkit 13 (https://developer.nvidia.com/cuda-downloads)" >&2
+  exit 2
+fi
+cmake_version=$(cmake --version | head -n1 | grep -oE '[0-9]+\.[0-9]+')
+if [ "$(printf '%s\n3.24\n' "$cmake_version" | sort -V | head -n1)" != "3.24" ]; then
+  echo "setup.sh: cmake $cmake_version is older than 3.24: install a newer CMake" >&2
+  exit 2
+fi
+echo "setup.sh: ready (nvcc: $nvcc)"

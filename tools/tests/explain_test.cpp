@@ -1,0 +1,142 @@
+// `warpconf explain`, driven in-process: its output for documented calls, and exit status 2 with one
+// line for every kind of bad input.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "warpconf/cli.hpp"
+
+namespace wc {
+namespace {
+
+struct CliRun {
+  int status;
+  std::string out, err;
+};
+
+CliRun run_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "warpconf");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int status = cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {status, out.str(), err.str()};
+}
+
+nlohmann::json explain_json(std::vector<std::string> args) {
+  args.insert(args.begin(), "explain");
+  args.push_back("--json");
+  const CliRun r = run_cli(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(ExplainTool, reads_lane_2_or_18_for_the_guides_width_16_example) {
+  const auto j = explain_json({"shfl", "--type", "i32", "--mask", "0xffffffff", "--arg", "2", "--width", "16"});
+  ASSERT_EQ(j["lanes"].size(), 32u);
+  for (int lane = 0; lane < 32; ++lane) {
+    const auto& l = j["lanes"][lane];
+    EXPECT_EQ(l["lane"], lane);
+    EXPECT_EQ(l["source"], lane < 16 ? 2 : 18);
+    EXPECT_EQ(l["value"], lane < 16 ? "102" : "118");  // default values: lane L holds 100 + L
+    EXPECT_EQ(l["bits"], lane < 16 ? "0x00000066" : "0x00000076");
+    EXPECT_EQ(l["class"], "defined");
+    EXPECT_NE(l["rule"].get<std::string>().find("shfl.idx"), std::string::npos);
+  }
+}
+
+TEST(ExplainTool, classes_every_lane_of_a_partial_call) {
+  // Lanes 0-15 call; lane 0 has exited; shfl_down by 1 reads the next lane.
+  const auto j = explain_json({"shfl_down", "--type", "f32", "--mask", "0x0000ffff", "--exited", "0x1", "--arg", "1"});
+  EXPECT_EQ(j["lanes"][0]["class"], "not-called");
+  EXPECT_TRUE(j["lanes"][0]["source"].is_null());
+  EXPECT_TRUE(j["lanes"][0]["bits"].is_null());
+  EXPECT_EQ(j["lanes"][3]["class"], "defined");
+  EXPECT_EQ(j["lanes"][3]["value"], "104");
+  EXPECT_EQ(j["lanes"][15]["class"], "undefined");  // lane 16 is outside the mask
+  EXPECT_EQ(j["lanes"][15]["source"], 16);
+  EXPECT_EQ(j["lanes"][20]["class"], "not-called");
+}
+
+TEST(ExplainTool, marks_what_only_ptx_decides) {
+  const auto j = explain_json({"shfl_down", "--type", "u32", "--mask", "0xffffffff", "--arg", "33"});
+  EXPECT_EQ(j["lanes"][4]["class"], "ptx-defined");
+  EXPECT_EQ(j["lanes"][4]["source"], 5);
+  EXPECT_NE(j["lanes"][4]["rule"].get<std::string>().find("guide.arg-range"), std::string::npos);
+}
+
+TEST(ExplainTool, prints_bits_at_the_types_width) {
+  auto j = explain_json({"shfl_xor", "--type", "f16", "--mask", "0xffffffff", "--arg", "1"});
+  EXPECT_EQ(j["lanes"][0]["bits"], "0x5650");  // 101.0 as an IEEE half (Python: struct.pack("<e", 101.0))
+  EXPECT_EQ(j["lanes"][0]["value"], "101");
+  j = explain_json({"shfl_xor", "--type", "f64", "--mask", "0xffffffff", "--arg", "1"});
+  EXPECT_EQ(j["lanes"][0]["bits"], "0x4059400000000000");
+}
+
+TEST(ExplainTool, takes_values_per_lane_and_arguments_per_lane) {
+  std::string values, args;
+  for (int lane = 0; lane < 32; ++lane) {
+    values += (lane ? "," : "") + std::string(lane == 31 ? "-0" : "0x0");
+    args += (lane ? "," : "") + std::to_string(31 - lane);
+  }
+  const auto j = explain_json({"shfl", "--type", "f32", "--mask", "4294967295", "--arg", args, "--values", values});
+  EXPECT_EQ(j["lanes"][0]["bits"], "0x80000000");
+  EXPECT_EQ(j["lanes"][0]["value"], "-0");
+  EXPECT_EQ(j["lanes"][1]["value"], "0");
+}
+
+TEST(ExplainTool, prints_a_table_with_the_rules_it_used) {
+  const CliRun r = run_cli({"explain", "shfl_up", "--type", "i64", "--mask", "0xff", "--arg", "1", "--width", "24"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("__shfl_up_sync(mask=0x000000ff, long long value, delta=1, width=24)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("rules:"), std::string::npos);
+  EXPECT_NE(r.out.find("guide.width"), std::string::npos);
+}
+
+struct BadInput {
+  std::vector<std::string> args;
+  const char* complaint;  // a part of the one line that must say what is wrong
+};
+
+TEST(ExplainTool, rejects_bad_input_with_status_2_and_one_line) {
+  const std::string too_few = "1,2,3";
+  const BadInput table[] = {
+      {{"explain", "shfl_sideways", "--type", "i32", "--mask", "1"}, "unknown op 'shfl_sideways'"},
+      {{"explain", "shfl", "--type", "i128", "--mask", "1"}, "unknown type 'i128'"},
+      {{"explain", "shfl", "--mask", "1"}, "needs --type"},
+      {{"explain", "shfl", "--type", "i32"}, "needs --mask"},
+      {{"explain", "shfl", "--type", "i32", "--mask", "0x1g"}, "--mask: '0x1g'"},
+      {{"explain", "shfl", "--type", "i32", "--mask", "0x100000000"}, "--mask"},
+      {{"explain", "shfl", "--type", "i32", "--mask", "-1"}, "--mask"},
+      {{"explain", "shfl", "--type", "i32", "--mask", "1", "--width", "1,2"}, "want 1 or 32"},
+      {{"explain", "shfl", "--type", "i32", "--mask", "1", "--width", "2147483648"}, "--width"},
+      {{"explain", "shfl", "--type", "i32", "--mask", "1", "--arg", "4294967296"}, "--arg"},
+      {{"explain", "shfl", "--type", "i32", "--mask", "1", "--values", too_few}, "want 32"},
+      {{"explain", "shfl", "--type", "u32", "--mask", "1", "--values", "-1" + std::string(31 * 2, ',').substr(0, 31)},
+       "lane 0"},
+      {{"explain", "shfl", "--type", "i32", "--mask", "1", "--pred", "1"}, "does not take --pred"},
+      {{"explain", "shfl", "--type", "i32", "--mask", "1", "--bogus"}, "--bogus"},
+      {{"explain"}, "OP"},
+      {{}, "subcommand"},
+  };
+  for (const BadInput& bad : table) {
+    const CliRun r = run_cli(bad.args);
+    EXPECT_EQ(r.status, 2) << bad.complaint;
+    EXPECT_TRUE(r.out.empty()) << bad.complaint << ": " << r.out;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(bad.complaint), std::string::npos) << "want '" << bad.complaint << "' in: " << r.err;
+  }
+}
+
+TEST(ExplainTool, help_exits_0_and_documents_the_default_values) {
+  const CliRun r = run_cli({"explain", "--help"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("100+L"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace wc

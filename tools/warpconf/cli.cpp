@@ -1,0 +1,53 @@
+#include "warpconf/cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "warpconf/explain.hpp"
+#include "warpconf/numbers.hpp"
+
+namespace wc::cli {
+namespace {
+
+constexpr const char* kValueOptions[] = {"--type", "--mask", "--width", "--arg", "--exited", "--values", "--pred",
+                                         "--base"};
+
+constexpr const char* kExplainHelp =
+    "Print what the CPU model says one call gives each lane: value, source lane, class and rule.\n"
+    "Masks (--mask, --exited, --pred) are 32-bit: 0x-hex or decimal. --width and --arg take one int for\n"
+    "every lane or 32 comma-separated ints. --values takes 32 comma-separated values of the type, decimal\n"
+    "(x:y for f16x2 and bf16x2) or 0x bit patterns; by default lane L holds 100+L, (100+L, 200+L) for the\n"
+    "two-halves types. Lanes in --exited have exited before the call; the other lanes of --mask call.";
+
+}  // namespace
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"warpconf: conformance and regression tests for CUDA warp intrinsics"};
+  app.require_subcommand(1);
+  CLI::App* explain_cmd = app.add_subcommand("explain", kExplainHelp);
+  ExplainOptions options;
+  std::map<std::string, std::string> values;
+  explain_cmd->add_option("OP", options.op, "the op: " + known_ops())->required();
+  for (const char* name : kValueOptions) explain_cmd->add_option(name, values[name]);
+  explain_cmd->add_flag("--json", options.json, "print one JSON object with a lanes array");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    out << (explain_cmd->parsed() ? explain_cmd->help() : app.help());
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    err << "warpconf: " << e.what() << "\n";
+    return 2;
+  }
+  for (const char* name : kValueOptions)
+    if (explain_cmd->count(name) > 0) options.given[name] = values[name];
+  try {
+    const Explanation e = explain(options);
+    options.json ? print_json(e, out) : print_text(e, out);
+  } catch (const UsageError& e) {
+    err << "warpconf explain: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace wc::cli

@@ -1,0 +1,11 @@
+// The `warpconf` command line, callable in-process so that tests can drive it.
+#pragma once
+
+#include <ostream>
+
+namespace wc::cli {
+
+// Runs warpconf with argv; returns the exit status: 0, or 2 with one line on `err` for bad input.
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+}  // namespace wc::cli

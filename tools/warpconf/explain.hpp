@@ -1,0 +1,54 @@
+// `warpconf explain`: what the model says one call gives each lane, and the rule that decided it.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "model/lanes.hpp"
+
+namespace wc::cli {
+
+// The options of `warpconf explain` as typed; only those given are present.
+struct ExplainOptions {
+  std::string op;
+  std::map<std::string, std::string> given;  // "--type" -> "f32", ...
+  bool json = false;
+};
+
+// One explained call.
+struct Explanation {
+  std::string call;   // the call as C++ would spell it, with its mask and exited lanes
+  int hex_digits = 8; // width of the result's bit pattern
+  std::function<std::string(uint64_t bits)> value_text;
+  model::WarpOutcome lanes;
+  std::map<int, bool> pred;  // match_all: the predicate each calling lane gets
+};
+
+// Text of an option, or its default; throws UsageError for options the op does not take.
+class OptionReader {
+ public:
+  OptionReader(const ExplainOptions& options, std::initializer_list<const char*> accepted);
+  bool has(const std::string& option) const;
+  std::string get(const std::string& option, const std::string& fallback) const;
+  std::string require(const std::string& option) const;
+
+ private:
+  const ExplainOptions& options_;
+};
+
+// Throws UsageError for an unknown op or bad option.
+Explanation explain(const ExplainOptions&);
+
+// Each family's explainer; nothing when `op` is not one of its ops.
+std::optional<Explanation> explain_shuffle(const ExplainOptions&);
+
+void print_text(const Explanation&, std::ostream&);
+void print_json(const Explanation&, std::ostream&);
+
+// The ops `explain` knows, for the help text.
+std::string known_ops();
+
+}  // namespace wc::cli

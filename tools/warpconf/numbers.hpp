@@ -1,0 +1,36 @@
+// The command line's numbers: masks, one-or-32 int lists, and value lists. Each parser throws
+// UsageError with one line naming the option and what is wrong.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/lanes.hpp"
+#include "model/types.hpp"
+
+namespace wc::cli {
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A decimal or 0x-hex integer in [low, high].
+int64_t parse_integer(std::string_view option, std::string_view text, int64_t low, int64_t high);
+
+// A 32-bit mask: 0x-hex or decimal.
+uint32_t parse_mask(std::string_view option, std::string_view text);
+
+// One int for every lane, or 32 comma-separated ints, each in [low, high]. Values above INT_MAX keep
+// their 32-bit pattern, as when a caller passes an unsigned.
+model::PerLane<int32_t> parse_lane_ints(std::string_view option, std::string_view text, int64_t low, int64_t high);
+
+// 32 comma-separated values of `type`: decimal, or 0x-hex bit patterns.
+model::PerLane<uint64_t> parse_lane_values(std::string_view option, std::string_view text, model::Type type);
+
+std::vector<std::string_view> split_commas(std::string_view);
+
+}  // namespace wc::cli

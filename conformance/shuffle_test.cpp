@@ -251,14 +251,14 @@ TEST_P(ShuffleDocumentedOnGpu, reads_the_documented_source_lane) {
     gpu::ShuffleBatch b;
     b.op = op;
     b.type = type;
-    b.setups = {gpu::WarpSetup{model::uniform_scene(model::kFullMask), 0}};
+    b.scenes = {model::uniform_scene(model::kFullMask)};
     b.values = {lane_values(type)};
     std::vector<const DocumentedExample*> examples;
     for (const DocumentedExample& ex : documented_examples()) {
       if (ex.op != op) continue;
-      b.cases.push_back({0, static_cast<uint32_t>(b.args.size()), static_cast<uint32_t>(b.widths.size()), 0});
+      b.cases.push_back({0, static_cast<uint32_t>(b.args.size()), static_cast<uint32_t>(b.args2.size()), 0});
       b.args.push_back(ex.arg);
-      b.widths.push_back(uniform(ex.width));
+      b.args2.push_back(uniform(ex.width));
       examples.push_back(&ex);
     }
     gpu::WarpResults results;
@@ -310,17 +310,18 @@ TEST_P(ShuffleSweepOnGpu, agrees_with_model_over_the_whole_domain) {
 
 INSTANTIATE_TEST_SUITE_P(EveryOpAndType, ShuffleSweepOnGpu, ::testing::ValuesIn(every_op_and_type()), sweep_name);
 
-// Blocks whose size is not a multiple of 32 leave the last warp partial: its missing lanes act as exited.
-class ShufflePartialWarpsOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<int> {};
+// Blocks that leave the last warp partial (its missing lanes act as exited), and 2D and 3D blocks.
+class ShuffleBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
 
-TEST_P(ShufflePartialWarpsOnGpu, agree_with_model) {
+TEST_P(ShuffleBlockShapesOnGpu, agree_with_model) {
   for (const SweepParam& p : every_op_and_type()) {
-    const gpu::ShuffleBatch b = sweeps::partial_warp_batch(p.op, p.type, {GetParam(), 1, 1});
-    run_and_check(b, sweep_name({p, 0}) + " block " + std::to_string(GetParam()));
+    const gpu::ShuffleBatch b = sweeps::shaped_batch(p.op, p.type, GetParam());
+    run_and_check(b, sweep_name({p, 0}) + " block " + sweeps::shape_text(GetParam()));
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(BlockSizes, ShufflePartialWarpsOnGpu, ::testing::Values(1, 17, 33, 48, 100));
+INSTANTIATE_TEST_SUITE_P(DivergenceShapes, ShuffleBlockShapesOnGpu, ::testing::ValuesIn(sweeps::divergence_shapes()),
+                         [](const auto& info) { return sweeps::shape_text(info.param); });
 
 }  // namespace
 }  // namespace wc

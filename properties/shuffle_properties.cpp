@@ -32,7 +32,7 @@ bool has_value(const model::LaneOutcome& o) { return o.cls == LaneClass::defined
 TEST(ShuffleLaws, width_one_yields_the_own_value_or_an_earlier_lane_for_xor) {
   testing::check_property([] {
     const auto c = *gen::gen_shuffle_case();
-    const auto out = model::shuffle(c.op, c.type, c.setup.scene, c.arg, uniform<int32_t>(1), c.value);
+    const auto out = model::shuffle(c.op, c.type, c.scene, c.arg, uniform<int32_t>(1), c.value);
     for (int lane = 0; lane < 32; ++lane) {
       if (out[lane].cls == LaneClass::not_called) continue;
       if (c.op != ShuffleOp::bfly) {
@@ -76,8 +76,8 @@ TEST(ShuffleLaws, argument_and_width_act_modulo_32) {
       arg_plus[lane] = static_cast<int32_t>(static_cast<uint32_t>(c.arg[lane]) + 32u);
       width_plus[lane] = static_cast<int32_t>(static_cast<uint32_t>(c.width[lane]) + 32u);
     }
-    const auto base = model::shuffle(c.op, c.type, c.setup.scene, c.arg, c.width, c.value);
-    const auto shifted = model::shuffle(c.op, c.type, c.setup.scene, arg_plus, width_plus, c.value);
+    const auto base = model::shuffle(c.op, c.type, c.scene, c.arg, c.width, c.value);
+    const auto shifted = model::shuffle(c.op, c.type, c.scene, arg_plus, width_plus, c.value);
     for (int lane = 0; lane < 32; ++lane) {
       RC_ASSERT(base[lane].source == shifted[lane].source);
       RC_ASSERT(has_value(base[lane]) == has_value(shifted[lane]));
@@ -96,9 +96,9 @@ TEST(ShuffleLaws, a_64_bit_shuffle_is_two_32_bit_shuffles) {
       hi[lane] = c.value[lane] >> 32;
       lo[lane] = c.value[lane] & 0xFFFFFFFFu;
     }
-    const auto whole = model::shuffle(c.op, type, c.setup.scene, c.arg, c.width, c.value);
-    const auto high = model::shuffle(c.op, Type::u32, c.setup.scene, c.arg, c.width, hi);
-    const auto low = model::shuffle(c.op, Type::u32, c.setup.scene, c.arg, c.width, lo);
+    const auto whole = model::shuffle(c.op, type, c.scene, c.arg, c.width, c.value);
+    const auto high = model::shuffle(c.op, Type::u32, c.scene, c.arg, c.width, hi);
+    const auto low = model::shuffle(c.op, Type::u32, c.scene, c.arg, c.width, lo);
     for (int lane = 0; lane < 32; ++lane) {
       RC_ASSERT(whole[lane].cls == high[lane].cls);
       if (has_value(whole[lane])) RC_ASSERT(whole[lane].bits == ((high[lane].bits << 32) | low[lane].bits));
@@ -111,12 +111,12 @@ TEST(ShuffleLaws, a_64_bit_shuffle_is_two_32_bit_shuffles) {
 TEST(ShuffleLaws, a_calling_lane_reads_only_lanes_of_its_call) {
   testing::check_property([] {
     const auto c = *gen::gen_shuffle_case();
-    const auto out = model::shuffle(c.op, c.type, c.setup.scene, c.arg, c.width, c.value);
-    const uint32_t calling = model::callers(c.setup.scene);
+    const auto out = model::shuffle(c.op, c.type, c.scene, c.arg, c.width, c.value);
+    const uint32_t calling = model::callers(c.scene);
     for (int lane = 0; lane < 32; ++lane) {
       RC_ASSERT((out[lane].cls == LaneClass::not_called) == !model::has_lane(calling, lane));
       if (has_value(out[lane]))
-        RC_ASSERT(model::has_lane(model::participants(c.setup.scene, lane), out[lane].source));
+        RC_ASSERT(model::has_lane(model::participants(c.scene, lane), out[lane].source));
     }
   }, 2000);
 }
@@ -124,8 +124,8 @@ TEST(ShuffleLaws, a_calling_lane_reads_only_lanes_of_its_call) {
 // Law: the generated scenes keep the mask contract, so the GPU property below runs only valid calls.
 TEST(ShuffleLaws, generated_scenes_keep_the_mask_contract) {
   testing::check_property([] {
-    const auto setup = *gen::gen_setup();
-    const auto violation = model::contract_violation(setup.scene);
+    const auto scene = *gen::gen_scene();
+    const auto violation = model::contract_violation(scene);
     RC_ASSERT(!violation.has_value());
   }, 2000);
 }

@@ -8,15 +8,16 @@
 namespace wc::cli {
 namespace {
 
-constexpr const char* kValueOptions[] = {"--type", "--mask", "--width", "--arg", "--exited", "--values", "--pred",
-                                         "--base"};
+constexpr const char* kValueOptions[] = {"--type", "--mask",   "--width", "--arg", "--exited",
+                                         "--else-arm", "--values", "--pred",  "--base"};
 
 constexpr const char* kExplainHelp =
     "Print what the CPU model says one call gives each lane: value, source lane, class and rule.\n"
     "Masks (--mask, --exited, --pred) are 32-bit: 0x-hex or decimal. --width and --arg take one int for\n"
     "every lane or 32 comma-separated ints. --values takes 32 comma-separated values of the type, decimal\n"
     "(x:y for f16x2 and bf16x2) or 0x bit patterns; by default lane L holds 100+L, (100+L, 200+L) for the\n"
-    "two-halves types. Lanes in --exited have exited before the call; the other lanes of --mask call.";
+    "two-halves types. Lanes in --exited have exited before the call; the other lanes of --mask call,\n"
+    "those in --else-arm from the else arm of an if/else (a second program point).";
 
 }  // namespace
 

@@ -30,7 +30,7 @@ std::string lane_ints_text(const model::PerLane<int32_t>& row) {
 std::optional<Explanation> explain_shuffle(const ExplainOptions& options) {
   const auto op = model::shuffle_op_from_name(options.op);
   if (!op) return std::nullopt;
-  const OptionReader read(options, {"--type", "--mask", "--width", "--arg", "--exited", "--values"});
+  const OptionReader read(options, {"--type", "--mask", "--width", "--arg", "--exited", "--else-arm", "--values"});
   const std::string type_name = read.require("--type");
   const auto type = model::type_from_name(type_name);
   if (!type)
@@ -38,6 +38,7 @@ std::optional<Explanation> explain_shuffle(const ExplainOptions& options) {
                      "'; known: i32 u32 long ulong i64 u64 f32 f64 f16 f16x2 bf16 bf16x2");
   const uint32_t mask = parse_mask("--mask", read.require("--mask"));
   const uint32_t exited = parse_mask("--exited", read.get("--exited", "0"));
+  const uint32_t else_arm = parse_mask("--else-arm", read.get("--else-arm", "0"));
   const auto width = parse_lane_ints("--width", read.get("--width", "32"), INT_MIN, INT_MAX);
   // delta is unsigned in C++: accept its whole range as well as every int.
   const auto arg = parse_lane_ints("--arg", read.get("--arg", "0"), INT_MIN, UINT_MAX);
@@ -54,7 +55,9 @@ std::optional<Explanation> explain_shuffle(const ExplainOptions& options) {
   e.call += mask_text;
   e.hex_digits = model::info(*type).bits / 4;
   e.value_text = [t = *type](uint64_t bits) { return model::format_value(t, bits); };
-  e.lanes = model::shuffle(*op, *type, model::uniform_scene(mask, exited), arg, width, values);
+  model::Scene scene = model::uniform_scene(mask, exited);
+  scene.else_arm = else_arm;
+  e.lanes = model::shuffle(*op, *type, scene, arg, width, values);
   return e;
 }
 

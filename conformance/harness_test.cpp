@@ -29,7 +29,9 @@ void write_model_results(const gpu::ShuffleBatch& b, gpu::WarpResults& out) {
 
 model::WarpOutcome one_defined_lane(uint64_t bits) {
   model::WarpOutcome want{};
-  want[0] = {bits, 0, LaneClass::defined, nullptr, nullptr};
+  want[0].bits = bits;
+  want[0].source = 0;
+  want[0].cls = LaneClass::defined;
   return want;
 }
 

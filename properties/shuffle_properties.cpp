@@ -23,7 +23,7 @@ PerLane<T> uniform(T v) {
   return row;
 }
 
-bool has_value(const model::LaneOutcome& o) { return o.cls == LaneClass::defined || o.cls == LaneClass::ptx_defined; }
+using model::has_value;
 
 // --- Laws of the model ------------------------------------------------------------------------------
 

@@ -11,6 +11,8 @@
 namespace wc::cli {
 namespace {
 
+using model::has_value;
+
 using Explainer = std::optional<Explanation> (*)(const ExplainOptions&);
 constexpr Explainer kExplainers[] = {explain_shuffle};
 
@@ -18,10 +20,6 @@ std::string hex(uint64_t v, int digits) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%0*llx", digits, static_cast<unsigned long long>(v));
   return buf;
-}
-
-bool has_value(const model::LaneOutcome& o) {
-  return o.cls == model::LaneClass::defined || o.cls == model::LaneClass::ptx_defined;
 }
 
 std::string rule_text(const model::LaneOutcome& o) {

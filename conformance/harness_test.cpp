@@ -81,13 +81,13 @@ TEST(CompareHarness, finds_one_planted_bad_lane_in_a_sweep_and_names_it) {
   const gpu::ShuffleBatch b = sweeps::sweep_batch(model::ShuffleOp::bfly, model::Type::f16);
   gpu::WarpResults results;
   write_model_results(b, results);
-  ASSERT_TRUE(sweeps::check(b, results).clean());
+  ASSERT_TRUE(testing::check_batch(b, results).clean());
 
   // Plant a bug in a compared lane far into the batch.
   size_t planted = b.cases.size() * 3 / 4 * 32;
   while (gpu::model_outcome(b, planted / 32)[planted % 32].cls != LaneClass::ptx_defined) ++planted;
   results.bits[planted] ^= 0x8000;
-  const testing::CheckReport report = sweeps::check(b, results);
+  const testing::CheckReport report = testing::check_batch(b, results);
   EXPECT_EQ(report.mismatches, 1u);
   ASSERT_TRUE(report.first.has_value());
   EXPECT_EQ(report.first->case_index, planted / 32);
@@ -102,7 +102,7 @@ TEST(CompareHarness, counts_every_lane_once_per_class) {
   const gpu::ShuffleBatch b = sweeps::sweep_batch(model::ShuffleOp::idx, model::Type::i32);
   gpu::WarpResults results;
   write_model_results(b, results);
-  const testing::CheckReport report = sweeps::check(b, results);
+  const testing::CheckReport report = testing::check_batch(b, results);
   const testing::LaneTally& t = report.tally;
   EXPECT_EQ(t.cases, b.cases.size());
   EXPECT_EQ(t.defined + t.ptx_defined + t.undefined + t.not_called, 32 * b.cases.size());

@@ -7,7 +7,7 @@
 
 #include "gpu/shuffle_batch.hpp"
 #include "model/shuffle.hpp"
-#include "sweeps/shuffle_sweep.hpp"
+#include "sweeps/expect.hpp"
 #include "testing/compare.hpp"
 #include "testing/gpu_test.hpp"
 
@@ -294,11 +294,7 @@ std::string sweep_name(const ::testing::TestParamInfo<SweepParam>& info) {
 }
 
 void run_and_check(const gpu::ShuffleBatch& b, const std::string& what) {
-  gpu::WarpResults results;
-  gpu::run(b, results);
-  testing::expect_agrees(
-      sweeps::check(b, results), [&](size_t c, int lane) { return sweeps::describe(b, c, lane); },
-      sweeps::hex_digits(b.type), what);
+  sweeps::expect_gpu_agrees(b, what, sweeps::hex_digits(b.type));
 }
 
 class ShuffleSweepOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<SweepParam> {};

@@ -141,7 +141,7 @@ TEST_F(ShuffleOnGpu, agrees_with_the_model_on_random_cases) {
     const auto c = *gen::gen_shuffle_case();
     const gpu::ShuffleBatch b = gen::to_batch(c);
     gpu::run(b, results);
-    const testing::CheckReport report = sweeps::check(b, results);
+    const testing::CheckReport report = testing::check_batch(b, results);
     total.add(report.tally);
     if (report.mismatches != 0)
       RC_FAIL(testing::diff_text(

@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     for (const gpu::ShuffleBatch& b : batches) {
       gpu::run(b, results);
-      const testing::CheckReport report = sweeps::check(b, results);
+      const testing::CheckReport report = testing::check_batch(b, results);
       tally.add(report.tally);
       bad += report.mismatches;
     }

@@ -1,0 +1,129 @@
+// Match family, deterministic: observed calls against the model and the GPU, then the sweep of both
+// ops over the eight types, colliding values, structured scenes and block shapes.
+#include <gtest/gtest.h>
+
+#include "model/match.hpp"
+#include "sweeps/expect.hpp"
+#include "testing/gpu_test.hpp"
+
+namespace wc {
+namespace {
+
+using model::MatchOp;
+using model::Type;
+using sweeps::uniform;
+
+// One lane of a documented or observed match, written out; bit 32 of `want` is match_all's pred.
+struct MatchExample {
+  const char* claim;
+  MatchOp op;
+  Type type;
+  uint32_t mask, exited;
+  uint64_t even_value, odd_value;  // the values of even and odd lanes
+  int lane;
+  uint64_t want;
+};
+
+const MatchExample kMatchExamples[] = {
+    {"spec 6: -0.0f on even lanes and +0.0f on odd lanes are different bits", MatchOp::any, Type::f32, 0xFFFFFFFF, 0,
+     0x80000000, 0x00000000, 0, 0x55555555},
+    {"spec 6: ... and the odd lanes match each other", MatchOp::any, Type::f32, 0xFFFFFFFF, 0, 0x80000000, 0x0, 1,
+     0xAAAAAAAA},
+    {"spec 6: match_all(0xffffffff, 7) with lanes 16-31 exited returns 0x0000ffff, pred 1", MatchOp::all, Type::i32,
+     0xFFFFFFFF, 0xFFFF0000, 7, 7, 2, 0x10000FFFFull},
+    {"PG13: match_all with differing values returns 0, pred 0", MatchOp::all, Type::u32, 0xFFFFFFFF, 0, 1, 2, 2, 0},
+    {"PTX: a NaN matches only the same NaN payload", MatchOp::any, Type::f64, 0xFFFFFFFF, 0, 0x7FF8000000000001,
+     0x7FF8000000000002, 4, 0x55555555},
+    {"64-bit values equal in the low half only do not match", MatchOp::all, Type::u64, 0x3, 0, 0x00000001DEADBEEF,
+     0x00000002DEADBEEF, 0, 0},
+    {"long is 64 bits on LP64: values equal in the high half only do not match", MatchOp::any, Type::long_, 0xFFFFFFFF,
+     0, 0x0000000100000000, 0x0000000100000001, 0, 0x55555555},
+};
+
+model::PerLane<uint64_t> alternating(uint64_t even, uint64_t odd) {
+  model::PerLane<uint64_t> row{};
+  for (int lane = 0; lane < 32; ++lane) row[lane] = lane % 2 ? odd : even;
+  return row;
+}
+
+TEST(MatchDocumentedModel, gives_the_documented_result) {
+  for (const MatchExample& ex : kMatchExamples) {
+    const auto out = model::match(ex.op, ex.type, model::uniform_scene(ex.mask, ex.exited),
+                                  alternating(ex.even_value, ex.odd_value));
+    EXPECT_EQ(out[ex.lane].bits, ex.want) << ex.claim;
+  }
+}
+
+TEST(MatchModel, single_lane_masks_match_themselves) {
+  std::vector<uint32_t> singles;
+  for (int lane = 0; lane < 32; ++lane) singles.push_back(1u << lane);
+  const auto out = model::match(MatchOp::all, Type::f64, sweeps::groups_scene(singles), sweeps::distinct_values(Type::f64, 1));
+  for (int lane = 0; lane < 32; ++lane) EXPECT_EQ(out[lane].bits, (1u << lane) | model::kMatchPredBit) << lane;
+}
+
+TEST(MatchClassesModel, returns_only_non_exited_lanes_where_the_guide_says_mask) {
+  const auto out = model::match(MatchOp::all, Type::i32, model::uniform_scene(0xFFFFFFFF, 0x1), uniform<uint64_t>(3));
+  EXPECT_EQ(out[1].cls, model::LaneClass::ptx_defined);
+  EXPECT_EQ(out[1].deviation->id, "guide.match-all-mask");
+}
+
+class MatchDocumentedOnGpu : public testing::GpuTest {};
+
+TEST_F(MatchDocumentedOnGpu, gives_the_documented_result) {
+  for (const MatchExample& ex : kMatchExamples) {
+    gpu::MatchBatch b;
+    b.op = ex.op;
+    b.type = ex.type;
+    b.scenes = {model::uniform_scene(ex.mask, ex.exited)};
+    b.values = {alternating(ex.even_value, ex.odd_value)};
+    b.cases = {{0, 0, 0, 0}};
+    gpu::WarpResults results;
+    run(b, results);
+    EXPECT_EQ(results.bits[ex.lane], ex.want) << ex.claim;
+  }
+}
+
+struct MatchParam {
+  MatchOp op;
+  Type type;
+};
+
+std::ostream& operator<<(std::ostream& os, const MatchParam& p) {
+  return os << model::intrinsic_name(p.op) << "<" << model::info(p.type).cpp << ">";
+}
+
+std::vector<MatchParam> every_op_and_type() {
+  std::vector<MatchParam> out;
+  for (MatchOp op : model::kMatchOps)
+    for (Type t : model::kMatchTypes) out.push_back({op, t});
+  return out;
+}
+
+class MatchSweepOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<MatchParam> {};
+
+TEST_P(MatchSweepOnGpu, agrees_with_the_model) {
+  const MatchParam p = GetParam();
+  sweeps::expect_gpu_agrees(sweeps::match_batch(p.op, p.type), std::string(model::intrinsic_name(p.op)) + "<" +
+                                                                   std::string(model::info(p.type).cpp) + ">");
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryOpAndType, MatchSweepOnGpu, ::testing::ValuesIn(every_op_and_type()),
+                         [](const auto& info) {
+                           return std::string(model::op_name(info.param.op)) + "_" +
+                                  std::string(model::info(info.param.type).name);
+                         });
+
+class MatchBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
+
+TEST_P(MatchBlockShapesOnGpu, agree_with_the_model) {
+  for (const MatchParam& p : every_op_and_type())
+    sweeps::expect_gpu_agrees(sweeps::with_block(sweeps::match_batch(p.op, p.type), GetParam()),
+                              std::string(model::intrinsic_name(p.op)) + "<" + std::string(model::info(p.type).cpp) +
+                                  "> block " + sweeps::shape_text(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(DivergenceShapes, MatchBlockShapesOnGpu, ::testing::ValuesIn(sweeps::divergence_shapes()),
+                         [](const auto& info) { return sweeps::shape_text(info.param); });
+
+}  // namespace
+}  // namespace wc

@@ -29,15 +29,16 @@ const FnsExample kFnsExamples[] = {
     {"PTX: offset 0 gives 0xffffffff when base's bit is clear", 0x00000010, 5, 0, 0xFFFFFFFF},
     {"PTX: the third set bit from 0 in 0xaaaaaaaa is 5", 0xAAAAAAAA, 0, 3, 5},
     {"PTX: past the last set bit gives 0xffffffff", 0xAAAAAAAA, 30, 2, 0xFFFFFFFF},
-    {"PTX: |INT_MIN| set bits are never found", 0xFFFFFFFF, 31, INT_MIN, 0xFFFFFFFF},
+    {"PTX: INT_MIN + 1 set bits are never found", 0xFFFFFFFF, 31, INT_MIN + 1, 0xFFFFFFFF},
 };
 
 TEST(FnsDocumentedModel, gives_the_documented_result) {
   for (const FnsExample& ex : kFnsExamples) EXPECT_EQ(model::fns(ex.mask, ex.base, ex.offset).bits, ex.want) << ex.claim;
 }
 
-TEST(FnsClassesModel, leave_bases_past_31_undefined) {
+TEST(FnsClassesModel, leave_bases_past_31_and_offset_int_min_undefined) {
   EXPECT_EQ(model::fns(0xFFFFFFFF, 32, 1).cls, model::LaneClass::undefined);
+  EXPECT_EQ(model::fns(0, 0, INT_MIN).cls, model::LaneClass::undefined);  // |INT_MIN| overflows; sm_90 gives 0
   EXPECT_EQ(model::fns(0xFFFFFFFF, 3, 1).cls, model::LaneClass::defined);
   EXPECT_EQ(model::fns(0, 3, 1).cls, model::LaneClass::ptx_defined);  // the header's doc contradicts itself
 }

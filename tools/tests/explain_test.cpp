@@ -140,3 +140,74 @@ TEST(ExplainTool, help_exits_0_and_documents_the_default_values) {
 
 }  // namespace
 }  // namespace wc
+
+namespace wc {
+namespace {
+
+TEST(ExplainTool, explains_a_ballot_over_exited_lanes) {
+  const auto j = explain_json({"ballot", "--mask", "0xffffffff", "--exited", "0xffff0000", "--pred", "0xffffffff"});
+  EXPECT_EQ(j["lanes"][3]["bits"], "0x0000ffff");
+  EXPECT_EQ(j["lanes"][3]["class"], "defined");
+  EXPECT_EQ(j["lanes"][20]["class"], "not-called");
+}
+
+TEST(ExplainTool, gives_votes_as_0_or_1) {
+  auto j = explain_json({"all", "--mask", "0xff", "--pred", "0xff"});
+  EXPECT_EQ(j["lanes"][0]["bits"], "0x00000001");
+  EXPECT_EQ(j["lanes"][0]["class"], "ptx-defined");  // the guide promises only non-zero
+  j = explain_json({"any", "--mask", "0xff", "--pred", "0x100"});
+  EXPECT_EQ(j["lanes"][0]["bits"], "0x00000000");
+  j = explain_json({"uni", "--mask", "0x3", "--pred", "0x1"});
+  EXPECT_EQ(j["lanes"][1]["bits"], "0x00000000");
+}
+
+TEST(ExplainTool, gives_match_all_its_predicate) {
+  std::string values;
+  for (int lane = 0; lane < 32; ++lane) values += (lane ? "," : "") + std::string("7");
+  auto j = explain_json({"match_all", "--type", "i32", "--mask", "0xffffffff", "--exited", "0xffff0000", "--values", values});
+  EXPECT_EQ(j["lanes"][2]["bits"], "0x0000ffff");
+  EXPECT_EQ(j["lanes"][2]["pred"], true);
+  EXPECT_EQ(j["lanes"][2]["class"], "ptx-defined");  // the guide says it returns mask
+  j = explain_json({"match_any", "--type", "f32", "--mask", "0xffffffff"});
+  EXPECT_EQ(j["lanes"][1]["bits"], "0x22222222");  // default values: lane L holds 100 + L % 4
+  EXPECT_FALSE(j["lanes"][1].contains("pred"));
+}
+
+TEST(ExplainTool, reduces_with_the_overloads_signedness) {
+  std::string values;
+  for (int lane = 0; lane < 32; ++lane) values += (lane ? "," : "") + std::string(lane == 5 ? "-1" : "3");
+  auto j = explain_json({"reduce_min", "--type", "i32", "--mask", "0xffffffff", "--values", values});
+  EXPECT_EQ(j["lanes"][0]["value"], "-1");
+  EXPECT_EQ(j["lanes"][0]["bits"], "0xffffffff");
+  j = explain_json({"reduce_add", "--type", "u32", "--mask", "0xf"});
+  EXPECT_EQ(j["lanes"][0]["value"], "406");  // 100 + 101 + 102 + 103
+}
+
+TEST(ExplainTool, finds_the_nth_set_bit) {
+  auto j = explain_json({"fns", "--mask", "0xaaaaaaaa", "--base", "2", "--arg", "-1"});
+  EXPECT_EQ(j["lanes"][0]["bits"], "0x00000001");
+  j = explain_json({"fns", "--mask", "0xaaaaaaaa", "--base", "30", "--arg", "2"});
+  EXPECT_EQ(j["lanes"][0]["value"], "not found");
+  EXPECT_EQ(j["lanes"][0]["class"], "ptx-defined");
+}
+
+TEST(ExplainTool, rejects_bad_input_for_the_new_ops_with_status_2) {
+  const BadInput table[] = {
+      {{"explain", "ballot", "--mask", "1", "--type", "i32"}, "does not take --type"},
+      {{"explain", "ballot", "--mask", "1", "--pred", "0x1ffffffff"}, "--pred"},
+      {{"explain", "match_any", "--type", "f16", "--mask", "1"}, "takes i32 u32 long ulong i64 u64 f32 f64"},
+      {{"explain", "reduce_xor", "--type", "i32", "--mask", "1"}, "u32 only"},
+      {{"explain", "reduce_add", "--type", "f32", "--mask", "1"}, "i32 or u32"},
+      {{"explain", "fns", "--mask", "1", "--base", "-1"}, "--base"},
+      {{"explain", "fns", "--base", "1"}, "needs --mask"},
+  };
+  for (const BadInput& bad : table) {
+    const CliRun r = run_cli(bad.args);
+    EXPECT_EQ(r.status, 2) << bad.complaint;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(bad.complaint), std::string::npos) << "want '" << bad.complaint << "' in: " << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace wc

@@ -17,7 +17,10 @@ constexpr const char* kExplainHelp =
     "every lane or 32 comma-separated ints. --values takes 32 comma-separated values of the type, decimal\n"
     "(x:y for f16x2 and bf16x2) or 0x bit patterns; by default lane L holds 100+L, (100+L, 200+L) for the\n"
     "two-halves types. Lanes in --exited have exited before the call; the other lanes of --mask call,\n"
-    "those in --else-arm from the else arm of an if/else (a second program point).";
+    "those in --else-arm from the else arm of an if/else (a second program point).\n"
+    "Votes (all, any, uni, ballot) take --pred, the mask of lanes whose predicate is true. match_any and\n"
+    "match_all take --type i32 u32 long ulong i64 u64 f32 f64 (default values: lane L holds 100+L%4);\n"
+    "reduce_* take --type i32 or u32 (and, or, xor: u32). fns takes --mask M --base B --arg OFFSET.";
 
 }  // namespace
 

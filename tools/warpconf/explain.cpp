@@ -14,7 +14,7 @@ namespace {
 using model::has_value;
 
 using Explainer = std::optional<Explanation> (*)(const ExplainOptions&);
-constexpr Explainer kExplainers[] = {explain_shuffle};
+constexpr Explainer kExplainers[] = {explain_shuffle, explain_vote, explain_match, explain_reduce, explain_fns};
 
 std::string hex(uint64_t v, int digits) {
   char buf[24];
@@ -56,7 +56,22 @@ Explanation explain(const ExplainOptions& options) {
   throw UsageError("unknown op '" + options.op + "'; known: " + known_ops());
 }
 
-std::string known_ops() { return "shfl, shfl_up, shfl_down, shfl_xor"; }
+std::string known_ops() {
+  return "shfl, shfl_up, shfl_down, shfl_xor, all, any, uni, ballot, match_any, match_all, reduce_add, reduce_min, "
+         "reduce_max, reduce_and, reduce_or, reduce_xor, fns";
+}
+
+CallScene read_scene(const OptionReader& read) {
+  const uint32_t mask = parse_mask("--mask", read.require("--mask"));
+  CallScene call{mask, model::uniform_scene(mask, parse_mask("--exited", read.get("--exited", "0")))};
+  call.scene.else_arm = parse_mask("--else-arm", read.get("--else-arm", "0"));
+  return call;
+}
+
+std::string CallScene::text() const {
+  return "mask=" + hex(mask, 8) + (scene.exited ? ", exited=" + hex(scene.exited, 8) : "") +
+         (scene.else_arm ? ", else-arm=" + hex(scene.else_arm, 8) : "");
+}
 
 void print_text(const Explanation& e, std::ostream& out) {
   out << e.call << "\n";

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "model/lanes.hpp"
+#include "model/scene.hpp"
 
 namespace wc::cli {
 
@@ -39,11 +40,23 @@ class OptionReader {
   const ExplainOptions& options_;
 };
 
+// The mask every lane of --mask passes, and the scene it makes with --exited and --else-arm.
+struct CallScene {
+  uint32_t mask;
+  model::Scene scene;
+  std::string text() const;  // "mask=0x0000ffff" and the exited and else-arm lanes where there are any
+};
+CallScene read_scene(const OptionReader&);
+
 // Throws UsageError for an unknown op or bad option.
 Explanation explain(const ExplainOptions&);
 
 // Each family's explainer; nothing when `op` is not one of its ops.
 std::optional<Explanation> explain_shuffle(const ExplainOptions&);
+std::optional<Explanation> explain_vote(const ExplainOptions&);
+std::optional<Explanation> explain_match(const ExplainOptions&);
+std::optional<Explanation> explain_reduce(const ExplainOptions&);
+std::optional<Explanation> explain_fns(const ExplainOptions&);
 
 void print_text(const Explanation&, std::ostream&);
 void print_json(const Explanation&, std::ostream&);

@@ -36,9 +36,7 @@ std::optional<Explanation> explain_shuffle(const ExplainOptions& options) {
   if (!type)
     throw UsageError("--type: unknown type '" + type_name +
                      "'; known: i32 u32 long ulong i64 u64 f32 f64 f16 f16x2 bf16 bf16x2");
-  const uint32_t mask = parse_mask("--mask", read.require("--mask"));
-  const uint32_t exited = parse_mask("--exited", read.get("--exited", "0"));
-  const uint32_t else_arm = parse_mask("--else-arm", read.get("--else-arm", "0"));
+  const CallScene call = read_scene(read);
   const auto width = parse_lane_ints("--width", read.get("--width", "32"), INT_MIN, INT_MAX);
   // delta is unsigned in C++: accept its whole range as well as every int.
   const auto arg = parse_lane_ints("--arg", read.get("--arg", "0"), INT_MIN, UINT_MAX);
@@ -46,18 +44,12 @@ std::optional<Explanation> explain_shuffle(const ExplainOptions& options) {
                                            : default_values(*type);
 
   Explanation e;
-  char mask_text[64];
-  std::snprintf(mask_text, sizeof mask_text, "mask=0x%08x", mask);
-  e.call = std::string(model::intrinsic_name(*op)) + "(" + mask_text + ", " +
-           std::string(model::info(*type).cpp) + " value, " + std::string(model::arg_name(*op)) + "=" +
-           lane_ints_text(arg) + ", width=" + lane_ints_text(width) + ")";
-  std::snprintf(mask_text, sizeof mask_text, ", exited=0x%08x", exited);
-  e.call += mask_text;
+  e.call = std::string(model::intrinsic_name(*op)) + "(" + call.text() + ", " + std::string(model::info(*type).cpp) +
+           " value, " + std::string(model::arg_name(*op)) + "=" + lane_ints_text(arg) + ", width=" + lane_ints_text(width) +
+           ")";
   e.hex_digits = model::info(*type).bits / 4;
   e.value_text = [t = *type](uint64_t bits) { return model::format_value(t, bits); };
-  model::Scene scene = model::uniform_scene(mask, exited);
-  scene.else_arm = else_arm;
-  e.lanes = model::shuffle(*op, *type, scene, arg, width, values);
+  e.lanes = model::shuffle(*op, *type, call.scene, arg, width, values);
   return e;
 }
 

@@ -113,6 +113,41 @@ INSTANTIATE_TEST_SUITE_P(EveryOpAndType, MatchSweepOnGpu, ::testing::ValuesIn(ev
                                   std::string(model::info(info.param.type).name);
                          });
 
+// Law, checked on what the GPU returned without the model: match_any's classes partition the
+// participants: each holds its own lane, two classes are equal or disjoint, and together they are P.
+class MatchPartitionOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<Type> {};
+
+TEST_P(MatchPartitionOnGpu, classes_partition_the_participants) {
+  const gpu::MatchBatch b = sweeps::match_batch(MatchOp::any, GetParam());
+  gpu::WarpResults results;
+  run(b, results);
+  uint64_t lanes_checked = 0;
+  for (size_t c = 0; c < b.cases.size(); ++c) {
+    const model::Scene scene = gpu::scene_of(b.scenes[b.cases[c].scene], b.block, c);
+    const uint32_t calling = model::callers(scene);
+    for (int lane = 0; lane < 32; ++lane) {
+      if (!model::has_lane(calling, lane)) continue;
+      const uint32_t p = model::participants(scene, lane);
+      const uint32_t mine = static_cast<uint32_t>(results.bits[c * 32 + lane]);
+      uint32_t all_classes = 0;
+      for (int other = 0; other < 32; ++other) {
+        if (!model::has_lane(p, other)) continue;
+        const uint32_t theirs = static_cast<uint32_t>(results.bits[c * 32 + other]);
+        all_classes |= theirs;
+        ASSERT_TRUE(theirs == mine || (theirs & mine) == 0)
+            << sweeps::describe(b, c, lane).name << ": lanes " << lane << " and " << other << " overlap";
+      }
+      ASSERT_TRUE(model::has_lane(mine, lane)) << sweeps::describe(b, c, lane).name << ": lane " << lane;
+      ASSERT_EQ(all_classes, p) << sweeps::describe(b, c, lane).name << ": lane " << lane;
+      ++lanes_checked;
+    }
+  }
+  EXPECT_GT(lanes_checked, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(SomeTypes, MatchPartitionOnGpu, ::testing::Values(Type::u32, Type::f64, Type::long_),
+                         [](const auto& info) { return std::string(model::info(info.param).name); });
+
 class MatchBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
 
 TEST_P(MatchBlockShapesOnGpu, agree_with_the_model) {

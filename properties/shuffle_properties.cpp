@@ -71,12 +71,12 @@ TEST(ShuffleLaws, xor_twice_with_the_same_lane_mask_is_the_identity) {
 TEST(ShuffleLaws, argument_and_width_act_modulo_32) {
   testing::check_property([] {
     const auto c = *gen::gen_shuffle_case();
-    PerLane<int32_t> arg_plus = c.arg, width_plus = c.width;
+    PerLane<int32_t> arg_plus = c.arg, width_plus = c.arg2;
     for (int lane = 0; lane < 32; ++lane) {
       arg_plus[lane] = static_cast<int32_t>(static_cast<uint32_t>(c.arg[lane]) + 32u);
-      width_plus[lane] = static_cast<int32_t>(static_cast<uint32_t>(c.width[lane]) + 32u);
+      width_plus[lane] = static_cast<int32_t>(static_cast<uint32_t>(c.arg2[lane]) + 32u);
     }
-    const auto base = model::shuffle(c.op, c.type, c.scene, c.arg, c.width, c.value);
+    const auto base = model::shuffle(c.op, c.type, c.scene, c.arg, c.arg2, c.value);
     const auto shifted = model::shuffle(c.op, c.type, c.scene, arg_plus, width_plus, c.value);
     for (int lane = 0; lane < 32; ++lane) {
       RC_ASSERT(base[lane].source == shifted[lane].source);
@@ -96,9 +96,9 @@ TEST(ShuffleLaws, a_64_bit_shuffle_is_two_32_bit_shuffles) {
       hi[lane] = c.value[lane] >> 32;
       lo[lane] = c.value[lane] & 0xFFFFFFFFu;
     }
-    const auto whole = model::shuffle(c.op, type, c.scene, c.arg, c.width, c.value);
-    const auto high = model::shuffle(c.op, Type::u32, c.scene, c.arg, c.width, hi);
-    const auto low = model::shuffle(c.op, Type::u32, c.scene, c.arg, c.width, lo);
+    const auto whole = model::shuffle(c.op, type, c.scene, c.arg, c.arg2, c.value);
+    const auto high = model::shuffle(c.op, Type::u32, c.scene, c.arg, c.arg2, hi);
+    const auto low = model::shuffle(c.op, Type::u32, c.scene, c.arg, c.arg2, lo);
     for (int lane = 0; lane < 32; ++lane) {
       RC_ASSERT(whole[lane].cls == high[lane].cls);
       if (has_value(whole[lane])) RC_ASSERT(whole[lane].bits == ((high[lane].bits << 32) | low[lane].bits));
@@ -111,7 +111,7 @@ TEST(ShuffleLaws, a_64_bit_shuffle_is_two_32_bit_shuffles) {
 TEST(ShuffleLaws, a_calling_lane_reads_only_lanes_of_its_call) {
   testing::check_property([] {
     const auto c = *gen::gen_shuffle_case();
-    const auto out = model::shuffle(c.op, c.type, c.scene, c.arg, c.width, c.value);
+    const auto out = model::shuffle(c.op, c.type, c.scene, c.arg, c.arg2, c.value);
     const uint32_t calling = model::callers(c.scene);
     for (int lane = 0; lane < 32; ++lane) {
       RC_ASSERT((out[lane].cls == LaneClass::not_called) == !model::has_lane(calling, lane));

@@ -5,6 +5,7 @@
 #include "model/shuffle.hpp"
 #include "sweeps/shuffle_sweep.hpp"
 #include "testing/compare.hpp"
+#include "testing/gpu_test.hpp"
 
 namespace wc {
 namespace {
@@ -110,6 +111,17 @@ TEST(CompareHarness, counts_every_lane_once_per_class) {
   EXPECT_GT(t.ptx_defined, 0u);
   EXPECT_GT(t.undefined, 0u);
   EXPECT_GT(t.not_called, 0u);
+}
+
+TEST(NotSupported, names_the_intrinsic_and_both_compute_capabilities) {
+  gpu::DeviceInfo turing;
+  turing.cc_major = 7;
+  turing.cc_minor = 5;
+  EXPECT_EQ(testing::not_supported(80, "__reduce_add_sync", turing),
+            "NotSupported: __reduce_add_sync needs compute capability 8.0, device is 7.5");
+  gpu::DeviceInfo hopper;
+  hopper.cc_major = 9;
+  EXPECT_FALSE(testing::not_supported(80, "__reduce_add_sync", hopper).has_value());
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ survived=0
 for row in "${selected[@]}"; do
   IFS='|' read -r id family bug <<<"$row"
   log=build/mutants/$id-ctest.log
-  if ctest --test-dir build/mutants/$id -L gpu -R "$family|Relation" -j 8 --timeout 120 >"$log" 2>&1; then
+  if ctest --test-dir build/mutants/$id -L gpu -R "$family|Relation" -j 8 --timeout 120 --output-on-failure >"$log" 2>&1; then
     survived=$((survived + 1))
     echo "mutant $id ($bug): SURVIVED"
   else

@@ -1,6 +1,9 @@
 // The comparison helper's own tests: each kind of planted bug must be caught, and exactly.
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "generators/warp_gen.hpp"
 #include "gpu/shuffle_batch.hpp"
 #include "model/shuffle.hpp"
 #include "sweeps/shuffle_sweep.hpp"
@@ -111,6 +114,24 @@ TEST(CompareHarness, counts_every_lane_once_per_class) {
   EXPECT_GT(t.ptx_defined, 0u);
   EXPECT_GT(t.undefined, 0u);
   EXPECT_GT(t.not_called, 0u);
+}
+
+// Generators shrink toward simple values only if their orders start there: small_int's order must
+// start at 0, never grow in magnitude, and visit every int of the range once.
+TEST(GeneratorOrder, small_ints_start_at_zero_and_cover_the_range_once) {
+  for (const auto& [low, high] : {std::pair{-64, 96}, {-100, 100}, {-34, 34}, {0, 31}, {-5, 0}}) {
+    std::set<int32_t> seen;
+    int32_t last_magnitude = 0;
+    for (int64_t k = 0; k <= int64_t{high} - low; ++k) {
+      const int32_t v = gen::nth_smallest(k, low, high);
+      EXPECT_TRUE(v >= low && v <= high) << v;
+      EXPECT_GE(std::abs(v), last_magnitude) << "k " << k;
+      last_magnitude = std::abs(v);
+      seen.insert(v);
+    }
+    EXPECT_EQ(gen::nth_smallest(0, low, high), 0);
+    EXPECT_EQ(seen.size(), static_cast<size_t>(high - low + 1)) << low << ".." << high;
+  }
 }
 
 TEST(NotSupported, names_the_intrinsic_and_both_compute_capabilities) {

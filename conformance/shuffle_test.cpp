@@ -19,11 +19,7 @@ using model::PerLane;
 using model::ShuffleOp;
 using model::Type;
 
-PerLane<int32_t> uniform(int32_t v) {
-  PerLane<int32_t> row;
-  row.fill(v);
-  return row;
-}
+using sweeps::uniform;
 
 // A documented call over the full warp, with the source lane each lane must read, written out.
 struct DocumentedExample {

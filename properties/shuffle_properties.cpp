@@ -16,12 +16,7 @@ using model::PerLane;
 using model::ShuffleOp;
 using model::Type;
 
-template <class T>
-PerLane<T> uniform(T v) {
-  PerLane<T> row;
-  row.fill(v);
-  return row;
-}
+using sweeps::uniform;
 
 using model::has_value;
 

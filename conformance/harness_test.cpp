@@ -1,12 +1,16 @@
 // The comparison helper's own tests: each kind of planted bug must be caught, and exactly.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <memory>
 #include <set>
+
+#include <nlohmann/json.hpp>
 
 #include "generators/warp_gen.hpp"
 #include "gpu/shuffle_batch.hpp"
 #include "model/shuffle.hpp"
-#include "sweeps/shuffle_sweep.hpp"
+#include "sweeps/expect.hpp"
 #include "testing/compare.hpp"
 #include "testing/gpu_test.hpp"
 
@@ -115,6 +119,46 @@ TEST(CompareHarness, counts_every_lane_once_per_class) {
   EXPECT_GT(t.ptx_defined, 0u);
   EXPECT_GT(t.undefined, 0u);
   EXPECT_GT(t.not_called, 0u);
+}
+
+// Runs a repro line with --json and returns the lane's "bits", or "" when it did not run.
+std::string bits_from_repro(const std::string& repro, int lane) {
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen((repro + " --json").c_str(), "r"), pclose);
+  if (!pipe) return "";
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, pipe.get())) out.append(buf, n);
+  const auto j = nlohmann::json::parse(out, nullptr, false);
+  if (j.is_discarded() || !j["lanes"][lane]["bits"].is_string()) return "";
+  return j["lanes"][lane]["bits"].get<std::string>();
+}
+
+// The repro line a failure prints must make warpconf explain give the lane the model's bits; tried on
+// the first case from `case_index` on with a lane the model fixes.
+template <class Batch>
+void expect_repro_reproduces(const Batch& b, size_t case_index, int digits) {
+  model::WarpOutcome want = gpu::model_outcome(b, case_index);
+  while (std::none_of(want.begin(), want.end(), model::has_value)) want = gpu::model_outcome(b, ++case_index);
+  int checked = 0;
+  for (int lane = 0; lane < 32 && checked < 2; ++lane) {
+    if (!model::has_value(want[lane])) continue;
+    const std::string repro = sweeps::describe(b, case_index, lane).repro;
+    EXPECT_EQ(bits_from_repro(repro, lane), sweeps::hex_bits(want[lane].bits & 0xFFFFFFFFFFFFFFFFull, digits))
+        << repro;
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+TEST(ReproLines, make_warpconf_explain_give_the_models_bits) {
+  const gpu::ShuffleBatch shuffles = sweeps::sweep_batch(model::ShuffleOp::down, model::Type::f64);
+  expect_repro_reproduces(shuffles, shuffles.cases.size() / 3, 16);
+  const gpu::VoteBatch votes = sweeps::vote_batch(model::VoteOp::ballot);
+  expect_repro_reproduces(votes, votes.cases.size() / 2, 8);
+  const gpu::ReduceBatch reductions = sweeps::reduce_batch(model::ReduceOp::max, model::Type::i32);
+  expect_repro_reproduces(reductions, reductions.cases.size() / 2, 8);
+  const gpu::FnsBatch fns = sweeps::fns_batch();
+  expect_repro_reproduces(fns, 1234, 8);
 }
 
 // Generators shrink toward simple values only if their orders start there: small_int's order must

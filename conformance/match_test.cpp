@@ -5,6 +5,7 @@
 #include "model/match.hpp"
 #include "sweeps/expect.hpp"
 #include "testing/gpu_test.hpp"
+#include "testing/params.hpp"
 
 namespace wc {
 namespace {
@@ -83,35 +84,21 @@ TEST_F(MatchDocumentedOnGpu, gives_the_documented_result) {
   }
 }
 
-struct MatchParam {
-  MatchOp op;
-  Type type;
-};
-
-std::ostream& operator<<(std::ostream& os, const MatchParam& p) {
-  return os << model::intrinsic_name(p.op) << "<" << model::info(p.type).cpp << ">";
-}
+using MatchParam = testing::OpAndType<MatchOp>;
 
 std::vector<MatchParam> every_op_and_type() {
-  std::vector<MatchParam> out;
-  for (MatchOp op : model::kMatchOps)
-    for (Type t : model::kMatchTypes) out.push_back({op, t});
-  return out;
+  return testing::every_op_and_type(model::kMatchOps, model::kMatchTypes, [](MatchOp, Type) { return true; });
 }
 
 class MatchSweepOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<MatchParam> {};
 
 TEST_P(MatchSweepOnGpu, agrees_with_the_model) {
   const MatchParam p = GetParam();
-  sweeps::expect_gpu_agrees(sweeps::match_batch(p.op, p.type), std::string(model::intrinsic_name(p.op)) + "<" +
-                                                                   std::string(model::info(p.type).cpp) + ">");
+  sweeps::expect_gpu_agrees(sweeps::match_batch(p.op, p.type), ::testing::PrintToString(p));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryOpAndType, MatchSweepOnGpu, ::testing::ValuesIn(every_op_and_type()),
-                         [](const auto& info) {
-                           return std::string(model::op_name(info.param.op)) + "_" +
-                                  std::string(model::info(info.param.type).name);
-                         });
+                         testing::op_and_type_name<MatchOp>);
 
 // Law, checked on what the GPU returned without the model: match_any's classes partition the
 // participants: each holds its own lane, two classes are equal or disjoint, and together they are P.
@@ -153,8 +140,7 @@ class MatchBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithPar
 TEST_P(MatchBlockShapesOnGpu, agree_with_the_model) {
   for (const MatchParam& p : every_op_and_type())
     sweeps::expect_gpu_agrees(sweeps::with_block(sweeps::match_batch(p.op, p.type), GetParam()),
-                              std::string(model::intrinsic_name(p.op)) + "<" + std::string(model::info(p.type).cpp) +
-                                  "> block " + sweeps::shape_text(GetParam()));
+                              ::testing::PrintToString(p) + " block " + sweeps::shape_text(GetParam()));
 }
 
 INSTANTIATE_TEST_SUITE_P(DivergenceShapes, MatchBlockShapesOnGpu, ::testing::ValuesIn(sweeps::divergence_shapes()),

@@ -6,6 +6,7 @@
 #include "model/reduce.hpp"
 #include "sweeps/expect.hpp"
 #include "testing/gpu_test.hpp"
+#include "testing/params.hpp"
 
 namespace wc {
 namespace {
@@ -87,44 +88,29 @@ TEST_F(ReduceDocumentedOnGpu, gives_the_documented_result) {
   }
 }
 
-struct ReduceParam {
-  ReduceOp op;
-  Type type;
-};
-
-std::ostream& operator<<(std::ostream& os, const ReduceParam& p) {
-  return os << model::intrinsic_name(p.op) << "<" << model::info(p.type).cpp << ">";
-}
+using ReduceParam = testing::OpAndType<ReduceOp>;
 
 std::vector<ReduceParam> every_overload() {
-  std::vector<ReduceParam> out;
-  for (ReduceOp op : model::kReduceOps)
-    for (Type t : {Type::i32, Type::u32})
-      if (model::has_overload(op, t)) out.push_back({op, t});
-  return out;
+  return testing::every_op_and_type(model::kReduceOps, std::array<Type, 2>{Type::i32, Type::u32},
+                                    [](ReduceOp op, Type t) { return model::has_overload(op, t); });
 }
 
 class ReduceSweepOnGpu : public ReduceGpuTest, public ::testing::WithParamInterface<ReduceParam> {};
 
 TEST_P(ReduceSweepOnGpu, agrees_with_the_model) {
   const ReduceParam p = GetParam();
-  sweeps::expect_gpu_agrees(sweeps::reduce_batch(p.op, p.type), std::string(model::intrinsic_name(p.op)) + "<" +
-                                                                    std::string(model::info(p.type).cpp) + ">");
+  sweeps::expect_gpu_agrees(sweeps::reduce_batch(p.op, p.type), ::testing::PrintToString(p));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryOverload, ReduceSweepOnGpu, ::testing::ValuesIn(every_overload()),
-                         [](const auto& info) {
-                           return std::string(model::op_name(info.param.op)) + "_" +
-                                  std::string(model::info(info.param.type).name);
-                         });
+                         testing::op_and_type_name<ReduceOp>);
 
 class ReduceBlockShapesOnGpu : public ReduceGpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
 
 TEST_P(ReduceBlockShapesOnGpu, agree_with_the_model) {
   for (const ReduceParam& p : every_overload())
     sweeps::expect_gpu_agrees(sweeps::with_block(sweeps::reduce_batch(p.op, p.type), GetParam()),
-                              std::string(model::intrinsic_name(p.op)) + "<" + std::string(model::info(p.type).cpp) +
-                                  "> block " + sweeps::shape_text(GetParam()));
+                              ::testing::PrintToString(p) + " block " + sweeps::shape_text(GetParam()));
 }
 
 INSTANTIATE_TEST_SUITE_P(DivergenceShapes, ReduceBlockShapesOnGpu, ::testing::ValuesIn(sweeps::divergence_shapes()),

@@ -10,6 +10,7 @@
 #include "sweeps/expect.hpp"
 #include "testing/compare.hpp"
 #include "testing/gpu_test.hpp"
+#include "testing/params.hpp"
 
 namespace wc {
 namespace {
@@ -269,25 +270,13 @@ TEST_P(ShuffleDocumentedOnGpu, reads_the_documented_source_lane) {
 INSTANTIATE_TEST_SUITE_P(AllTypes, ShuffleDocumentedOnGpu, ::testing::ValuesIn(model::kShuffleTypes),
                          [](const auto& info) { return std::string(model::info(info.param).name); });
 
-struct SweepParam {
-  ShuffleOp op;
-  Type type;
-};
-
-std::ostream& operator<<(std::ostream& os, const SweepParam& p) {
-  return os << model::op_name(p.op) << "<" << model::info(p.type).cpp << ">";
-}
+using SweepParam = testing::OpAndType<ShuffleOp>;
 
 std::vector<SweepParam> every_op_and_type() {
-  std::vector<SweepParam> out;
-  for (ShuffleOp op : model::kShuffleOps)
-    for (Type type : model::kShuffleTypes) out.push_back({op, type});
-  return out;
+  return testing::every_op_and_type(model::kShuffleOps, model::kShuffleTypes, [](ShuffleOp, Type) { return true; });
 }
 
-std::string sweep_name(const ::testing::TestParamInfo<SweepParam>& info) {
-  return std::string(model::op_name(info.param.op)) + "_" + std::string(model::info(info.param.type).name);
-}
+std::string sweep_name(const ::testing::TestParamInfo<SweepParam>& info) { return testing::op_and_type_name(info); }
 
 void run_and_check(const gpu::ShuffleBatch& b, const std::string& what) {
   sweeps::expect_gpu_agrees(b, what, sweeps::hex_digits(b.type));
@@ -297,7 +286,7 @@ class ShuffleSweepOnGpu : public testing::GpuTest, public ::testing::WithParamIn
 
 TEST_P(ShuffleSweepOnGpu, agrees_with_model_over_the_whole_domain) {
   const gpu::ShuffleBatch b = sweeps::sweep_batch(GetParam().op, GetParam().type);
-  run_and_check(b, sweep_name({GetParam(), 0}));
+  run_and_check(b, ::testing::PrintToString(GetParam()));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryOpAndType, ShuffleSweepOnGpu, ::testing::ValuesIn(every_op_and_type()), sweep_name);
@@ -308,7 +297,7 @@ class ShuffleBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithP
 TEST_P(ShuffleBlockShapesOnGpu, agree_with_model) {
   for (const SweepParam& p : every_op_and_type()) {
     const gpu::ShuffleBatch b = sweeps::shaped_batch(p.op, p.type, GetParam());
-    run_and_check(b, sweep_name({p, 0}) + " block " + sweeps::shape_text(GetParam()));
+    run_and_check(b, ::testing::PrintToString(p) + " block " + sweeps::shape_text(GetParam()));
   }
 }
 

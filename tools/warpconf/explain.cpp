@@ -16,12 +16,6 @@ using model::has_value;
 using Explainer = std::optional<Explanation> (*)(const ExplainOptions&);
 constexpr Explainer kExplainers[] = {explain_shuffle, explain_vote, explain_match, explain_reduce, explain_fns};
 
-std::string hex(uint64_t v, int digits) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", digits, static_cast<unsigned long long>(v));
-  return buf;
-}
-
 std::string rule_text(const model::LaneOutcome& o) {
   std::string text = std::string(o.rule->id) + ": " + std::string(o.rule->text);
   if (o.deviation) text += "; " + std::string(o.deviation->id) + ": " + std::string(o.deviation->text);
@@ -59,6 +53,12 @@ Explanation explain(const ExplainOptions& options) {
 std::string known_ops() {
   return "shfl, shfl_up, shfl_down, shfl_xor, all, any, uni, ballot, match_any, match_all, reduce_add, reduce_min, "
          "reduce_max, reduce_and, reduce_or, reduce_xor, fns";
+}
+
+std::string hex(uint64_t v, int digits) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%0*llx", digits, static_cast<unsigned long long>(v));
+  return buf;
 }
 
 CallScene read_scene(const OptionReader& read) {

@@ -40,6 +40,9 @@ class OptionReader {
   const ExplainOptions& options_;
 };
 
+// "0x0000ffff": a bit pattern with `digits` hex digits.
+std::string hex(uint64_t bits, int digits);
+
 // The mask every lane of --mask passes, and the scene it makes with --exited and --else-arm.
 struct CallScene {
   uint32_t mask;

@@ -1,7 +1,6 @@
 // `warpconf explain fns --mask M --base B --arg OFFSET`: every lane's __fns(M, base, offset); base and
 // offset take one int for every lane or 32. Lanes in --exited make no call.
 #include <climits>
-#include <cstdio>
 
 #include "model/fns.hpp"
 #include "warpconf/explain.hpp"
@@ -17,9 +16,7 @@ std::optional<Explanation> explain_fns(const ExplainOptions& options) {
   const auto offset = parse_lane_ints("--arg", read.get("--arg", "0"), INT_MIN, INT_MAX);
   const uint32_t exited = parse_mask("--exited", read.get("--exited", "0"));
   Explanation e;
-  char mask_text[16];
-  std::snprintf(mask_text, sizeof mask_text, "0x%08x", mask);
-  e.call = std::string("__fns(") + mask_text + ", base, offset)";
+  e.call = "__fns(" + hex(mask, 8) + ", base, offset)";
   e.value_text = [](uint64_t bits) { return bits == 0xFFFFFFFFu ? std::string("not found") : std::to_string(bits); };
   model::PerLane<uint64_t> masks;
   masks.fill(mask);

@@ -1,6 +1,5 @@
 // `warpconf explain` for match_any and match_all; match_all lanes also carry the predicate.
 #include <algorithm>
-#include <cstdio>
 
 #include "model/match.hpp"
 #include "warpconf/explain.hpp"
@@ -26,11 +25,7 @@ std::optional<Explanation> explain_match(const ExplainOptions& options) {
   Explanation e;
   e.call = std::string(model::intrinsic_name(*op)) + "(" + call.text() + ", " + std::string(model::info(*type).cpp) +
            " value" + (*op == model::MatchOp::all ? ", &pred)" : ")");
-  e.value_text = [](uint64_t bits) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%08x", static_cast<uint32_t>(bits));
-    return std::string(buf);
-  };
+  e.value_text = [](uint64_t bits) { return hex(bits, 8); };
   e.lanes = model::match(*op, *type, call.scene, values);
   for (int lane = 0; lane < 32; ++lane) {
     model::LaneOutcome& o = e.lanes[lane];

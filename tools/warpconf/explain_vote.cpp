@@ -1,6 +1,5 @@
 // `warpconf explain` for the votes: all, any, uni, ballot. --pred is the mask of lanes whose
 // predicate is true.
-#include <cstdio>
 
 #include "model/vote.hpp"
 #include "warpconf/explain.hpp"
@@ -17,13 +16,9 @@ std::optional<Explanation> explain_vote(const ExplainOptions& options) {
   model::PerLane<int32_t> predicate{};
   for (int lane = 0; lane < 32; ++lane) predicate[lane] = model::has_lane(pred, lane) ? 1 : 0;
   Explanation e;
-  char pred_text[16];
-  std::snprintf(pred_text, sizeof pred_text, "0x%08x", pred);
-  e.call = std::string(model::intrinsic_name(*op)) + "(" + call.text() + ", predicates=" + pred_text + ")";
+  e.call = std::string(model::intrinsic_name(*op)) + "(" + call.text() + ", predicates=" + hex(pred, 8) + ")";
   e.value_text = [ballot = *op == model::VoteOp::ballot](uint64_t bits) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, ballot ? "0x%08llx" : "%llu", static_cast<unsigned long long>(bits));
-    return std::string(buf);
+    return ballot ? hex(bits, 8) : std::to_string(bits);
   };
   e.lanes = model::vote(*op, call.scene, predicate);
   return e;

@@ -179,6 +179,23 @@ TEST(GeneratorOrder, small_ints_start_at_zero_and_cover_the_range_once) {
   }
 }
 
+// Only two CUDA errors mean "no GPU on this machine"; every other one is a broken driver or device
+// that a driver-validation run must see as a failure.
+TEST(DeviceSelection, treats_only_no_device_and_insufficient_driver_as_no_gpu) {
+  for (int absent : {gpu::kCudaErrorNoDevice, gpu::kCudaErrorInsufficientDriver}) {
+    const gpu::DeviceStatus s = gpu::status_for_error(absent, "name", "cudaGetDeviceCount");
+    EXPECT_FALSE(s.present);
+    EXPECT_FALSE(s.error) << absent;
+  }
+  // cudaErrorInitializationError, cudaErrorSystemDriverMismatch, cudaErrorDevicesUnavailable, cudaErrorUnknown
+  for (int broken : {3, 803, 46, 999}) {
+    const gpu::DeviceStatus s = gpu::status_for_error(broken, "cudaErrorSomething", "cudaFree(0)");
+    EXPECT_FALSE(s.present);
+    EXPECT_TRUE(s.error) << broken;
+    EXPECT_NE(s.reason.find("cudaFree(0) failed with cudaErrorSomething"), std::string::npos) << s.reason;
+  }
+}
+
 TEST(NotSupported, names_the_intrinsic_and_both_compute_capabilities) {
   gpu::DeviceInfo turing;
   turing.cc_major = 7;

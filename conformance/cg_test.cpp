@@ -106,14 +106,10 @@ std::vector<TileParam> every_tile_op() {
   return out;
 }
 
-std::string tile_what(const TileParam& p) {
-  return "thread_block_tile<" + std::to_string(p.size) + ">::" + std::string(model::op_name(p.op));
-}
-
 class CgTileOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<TileParam> {};
 
 TEST_P(CgTileOnGpu, agrees_with_the_lowering) {
-  sweeps::expect_gpu_agrees(sweeps::tile_batch(GetParam().op, GetParam().size), tile_what(GetParam()), 16);
+  sweeps::expect_gpu_agrees(sweeps::tile_batch(GetParam().op, GetParam().size), 16);
 }
 
 INSTANTIATE_TEST_SUITE_P(EverySizeAndOp, CgTileOnGpu, ::testing::ValuesIn(every_tile_op()), [](const auto& info) {
@@ -124,8 +120,7 @@ class CgTileBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithPa
 
 TEST_P(CgTileBlockShapesOnGpu, agree_with_the_lowering) {
   for (const TileParam& p : every_tile_op())
-    sweeps::expect_gpu_agrees(sweeps::with_block(sweeps::tile_batch(p.op, p.size), GetParam()),
-                              tile_what(p) + " block " + sweeps::shape_text(GetParam()), 16);
+    sweeps::expect_gpu_agrees(sweeps::with_block(sweeps::tile_batch(p.op, p.size), GetParam()), 16);
 }
 
 INSTANTIATE_TEST_SUITE_P(DivergenceShapes, CgTileBlockShapesOnGpu, ::testing::ValuesIn(sweeps::divergence_shapes()),
@@ -151,8 +146,7 @@ class CgPartitionOnGpu : public testing::GpuTest, public ::testing::WithParamInt
 
 TEST_P(CgPartitionOnGpu, gives_membership_and_meta_group_rank_and_size) {
   const PartitionParam p = GetParam();
-  sweeps::expect_gpu_agrees(sweeps::partition_batch(p.kind, p.size),
-                            std::string(model::op_name(p.kind)) + " of tile " + std::to_string(p.size), 16);
+  sweeps::expect_gpu_agrees(sweeps::partition_batch(p.kind, p.size), 16);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryKindAndSize, CgPartitionOnGpu, ::testing::ValuesIn(every_partition()),
@@ -217,7 +211,7 @@ TEST_P(CgCoalescedOnGpu, forms_a_group_of_its_own_arm_and_agrees_with_the_loweri
   const testing::CheckReport report = testing::check_all(
       results, [&](size_t c) { return gpu::model_outcome(b, c, results.bits.data() + c * 32); });
   testing::expect_agrees(report, [&](size_t c, int lane) { return sweeps::describe(b, c, lane); }, 16,
-                         ::testing::PrintToString(p));
+                         sweeps::check_info(b));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryOpAndSource, CgCoalescedOnGpu, ::testing::ValuesIn(every_coalesced_op()),

@@ -1,14 +1,19 @@
 // The comparison helper's own tests: each kind of planted bug must be caught, and exactly.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
-#include "generators/warp_gen.hpp"
+#include "generators/draw.hpp"
 #include "gpu/shuffle_batch.hpp"
+#include "model/fns.hpp"
 #include "model/shuffle.hpp"
 #include "sweeps/expect.hpp"
 #include "testing/compare.hpp"
@@ -55,33 +60,33 @@ testing::CheckReport compare_lane0(const model::WarpOutcome& want, uint64_t got,
 }
 
 TEST(CompareHarness, tells_minus_zero_from_plus_zero) {
-  EXPECT_EQ(compare_lane0(one_defined_lane(0x80000000), 0x00000000, 1).mismatches, 1u);
-  EXPECT_EQ(compare_lane0(one_defined_lane(0x8000000000000000), 0x0, 1).mismatches, 1u);
+  EXPECT_EQ(compare_lane0(one_defined_lane(0x80000000), 0x00000000, 1).bad_lanes(), 1u);
+  EXPECT_EQ(compare_lane0(one_defined_lane(0x8000000000000000), 0x0, 1).bad_lanes(), 1u);
 }
 
 TEST(CompareHarness, tells_nan_payloads_apart) {
-  EXPECT_EQ(compare_lane0(one_defined_lane(0x7FC00001), 0x7FC00002, 1).mismatches, 1u);
-  EXPECT_EQ(compare_lane0(one_defined_lane(0x7FC00001), 0x7FC00001, 1).mismatches, 0u);
+  EXPECT_EQ(compare_lane0(one_defined_lane(0x7FC00001), 0x7FC00002, 1).bad_lanes(), 1u);
+  EXPECT_EQ(compare_lane0(one_defined_lane(0x7FC00001), 0x7FC00001, 1).bad_lanes(), 0u);
 }
 
 TEST(CompareHarness, fails_a_calling_lane_that_never_wrote) {
-  EXPECT_EQ(compare_lane0(one_defined_lane(gpu::kSentinel), gpu::kSentinel, 0).mismatches, 1u);
+  EXPECT_EQ(compare_lane0(one_defined_lane(gpu::kSentinel), gpu::kSentinel, 0).bad_lanes(), 1u);
   model::WarpOutcome undefined{};
   undefined[0].cls = LaneClass::undefined;
-  EXPECT_EQ(compare_lane0(undefined, 0, 0).mismatches, 1u);
-  EXPECT_EQ(compare_lane0(undefined, 12345, 1).mismatches, 0u);
+  EXPECT_EQ(compare_lane0(undefined, 0, 0).bad_lanes(), 1u);
+  EXPECT_EQ(compare_lane0(undefined, 12345, 1).bad_lanes(), 0u);
 }
 
 TEST(CompareHarness, fails_a_lane_that_wrote_without_calling) {
   const model::WarpOutcome nobody_calls{};
-  EXPECT_EQ(compare_lane0(nobody_calls, 0, 1).mismatches, 1u);
-  EXPECT_EQ(compare_lane0(nobody_calls, 0, 0).mismatches, 1u);  // the sentinel was overwritten
-  EXPECT_EQ(compare_lane0(nobody_calls, gpu::kSentinel, 0).mismatches, 0u);
+  EXPECT_EQ(compare_lane0(nobody_calls, 0, 1).bad_lanes(), 1u);
+  EXPECT_EQ(compare_lane0(nobody_calls, 0, 0).bad_lanes(), 1u);  // the sentinel was overwritten
+  EXPECT_EQ(compare_lane0(nobody_calls, gpu::kSentinel, 0).bad_lanes(), 0u);
 }
 
 TEST(CompareHarness, does_not_call_a_check_of_nothing_clean) {
   const testing::CheckReport report = compare_lane0(model::WarpOutcome{}, gpu::kSentinel, 0);
-  EXPECT_EQ(report.mismatches, 0u);
+  EXPECT_EQ(report.bad_lanes(), 0u);
   EXPECT_FALSE(report.clean());
 }
 
@@ -96,7 +101,7 @@ TEST(CompareHarness, finds_one_planted_bad_lane_in_a_sweep_and_names_it) {
   while (gpu::model_outcome(b, planted / 32)[planted % 32].cls != LaneClass::ptx_defined) ++planted;
   results.bits[planted] ^= 0x8000;
   const testing::CheckReport report = testing::check_batch(b, results);
-  EXPECT_EQ(report.mismatches, 1u);
+  EXPECT_EQ(report.bad_lanes(), 1u);
   ASSERT_TRUE(report.first.has_value());
   EXPECT_EQ(report.first->case_index, planted / 32);
   EXPECT_EQ(report.first->lane, static_cast<int>(planted % 32));
@@ -114,11 +119,98 @@ TEST(CompareHarness, counts_every_lane_once_per_class) {
   const testing::CheckReport report = testing::check_batch(b, results);
   const testing::LaneTally& t = report.tally;
   EXPECT_EQ(t.cases, b.cases.size());
-  EXPECT_EQ(t.defined + t.ptx_defined + t.undefined + t.not_called, 32 * b.cases.size());
-  EXPECT_GT(t.defined, 0u);
-  EXPECT_GT(t.ptx_defined, 0u);
-  EXPECT_GT(t.undefined, 0u);
-  EXPECT_GT(t.not_called, 0u);
+  EXPECT_EQ(t.of(LaneClass::defined) + t.of(LaneClass::ptx_defined) + t.of(LaneClass::undefined) +
+                t.of(LaneClass::not_called),
+            32 * b.cases.size());
+  EXPECT_GT(t.of(LaneClass::defined), 0u);
+  EXPECT_GT(t.of(LaneClass::ptx_defined), 0u);
+  EXPECT_GT(t.of(LaneClass::undefined), 0u);
+  EXPECT_GT(t.of(LaneClass::not_called), 0u);
+}
+
+// Result records of synthetic checks go to a file of the test's own, never into a real run's.
+class ResultRecords : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = std::filesystem::temp_directory_path() / ("warpconf-records-" + std::to_string(getpid()) + ".jsonl");
+    std::filesystem::remove(path_);
+    setenv("WARPCONF_RESULTS", path_.c_str(), 1);
+  }
+  void TearDown() override {
+    unsetenv("WARPCONF_RESULTS");
+    std::filesystem::remove(path_);
+  }
+  std::vector<nlohmann::json> records() const {
+    std::vector<nlohmann::json> out;
+    std::ifstream in(path_);
+    for (std::string line; std::getline(in, line);) out.push_back(nlohmann::json::parse(line));
+    return out;
+  }
+  static std::string property(const std::string& key) {
+    const ::testing::TestResult* r = ::testing::UnitTest::GetInstance()->current_test_info()->result();
+    for (int i = 0; i < r->test_property_count(); ++i)
+      if (r->GetTestProperty(i).key() == key) return r->GetTestProperty(i).value();
+    return "";
+  }
+  static testing::CaseText no_text(size_t, int) { return {"synthetic", "none"}; }
+  std::filesystem::path path_;
+};
+
+const testing::CheckInfo kSynthetic{"fns", "__fns", "", "one lane", "synthetic", "32x1x1"};
+
+TEST_F(ResultRecords, sum_the_counts_of_every_check_a_test_makes) {
+  testing::expect_agrees(compare_lane0(one_defined_lane(5), 5, 1), no_text, 8, kSynthetic);
+  testing::expect_agrees(compare_lane0(one_defined_lane(7), 7, 1), no_text, 8, kSynthetic);
+  testing::expect_agrees(compare_lane0(one_defined_lane(9), 9, 1), no_text, 8, kSynthetic);
+  EXPECT_EQ(property("cases"), "3") << "GoogleTest keeps the last value of a key: it must be the sum";
+  EXPECT_EQ(property("lanes_defined"), "3");
+  EXPECT_EQ(property("lanes_not_called"), "93");
+  const std::vector<nlohmann::json> r = records();
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[0]["record"], "device");
+  for (size_t i = 1; i < r.size(); ++i) {
+    EXPECT_EQ(r[i]["record"], "check");
+    EXPECT_EQ(r[i]["schema"], testing::kResultsSchema);
+    EXPECT_EQ(r[i]["test"], "ResultRecords.sum_the_counts_of_every_check_a_test_makes");
+    EXPECT_EQ(r[i]["intrinsic"], "__fns");
+    EXPECT_EQ(r[i]["scenario"]["block"], "32x1x1");
+    EXPECT_EQ(r[i]["cases"], 1);
+    EXPECT_EQ(r[i]["lanes"]["defined"], 1);
+    EXPECT_EQ(r[i]["lanes"]["not-called"], 31);
+    EXPECT_EQ(r[i]["verdict"], "pass");
+  }
+}
+
+TEST_F(ResultRecords, keep_conformance_failures_and_known_deviations_apart) {
+  // __fns(mask, 0, INT_MIN): PTX finds nothing (0xffffffff); sm_90 is recorded as returning 0.
+  model::WarpOutcome int_min{};
+  int_min[0] = model::fns(0xFFFFFFFF, 0, INT32_MIN);
+  const testing::CheckReport deviation = compare_lane0(int_min, 0, 1);
+  EXPECT_EQ(deviation.bad_lanes(), 0u);
+  ASSERT_EQ(deviation.deviations.size(), 1u);
+  EXPECT_EQ(deviation.deviations.begin()->first->id, "fns.int-min");
+  EXPECT_EQ(testing::verdict_of(deviation), testing::Verdict::known_deviation);
+  const testing::CheckReport other_value = compare_lane0(int_min, 1, 1);
+  EXPECT_EQ(other_value.bad_lanes(), 1u) << "only the recorded value is the deviation";
+  testing::expect_agrees(deviation, no_text, 8, kSynthetic);
+  EXPECT_NONFATAL_FAILURE(testing::expect_agrees(other_value, no_text, 8, kSynthetic), "1 bad lanes (1 ptx-defined)");
+  const std::vector<nlohmann::json> r = records();
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[1]["verdict"], "known-deviation");
+  EXPECT_EQ(r[1]["known_deviations"][0]["id"], "fns.int-min");
+  EXPECT_EQ(r[1]["known_deviations"][0]["lanes"], 1);
+  EXPECT_EQ(r[2]["verdict"], "conformance-failure");
+  EXPECT_EQ(r[2]["mismatches"]["ptx-defined"], 1);
+  EXPECT_EQ(r[2]["first"]["got"], "0x00000001");
+  EXPECT_EQ(r[2]["first"]["rule"], "fns.int-min");
+  EXPECT_EQ(r[2]["first"]["repro"], "none");
+}
+
+TEST_F(ResultRecords, fail_a_check_that_compared_nothing) {
+  const testing::CheckReport nothing = compare_lane0(model::WarpOutcome{}, gpu::kSentinel, 0);
+  EXPECT_EQ(testing::verdict_of(nothing), testing::Verdict::nothing_compared);
+  EXPECT_NONFATAL_FAILURE(testing::expect_agrees(nothing, no_text, 8, kSynthetic), "no lane was compared");
+  EXPECT_EQ(records().back()["verdict"], "nothing-compared");
 }
 
 // Runs a repro line with --json and returns the lane's "bits", or "" when it did not run.
@@ -159,24 +251,6 @@ TEST(ReproLines, make_warpconf_explain_give_the_models_bits) {
   expect_repro_reproduces(reductions, reductions.cases.size() / 2, 8);
   const gpu::FnsBatch fns = sweeps::fns_batch();
   expect_repro_reproduces(fns, 1234, 8);
-}
-
-// Generators shrink toward simple values only if their orders start there: small_int's order must
-// start at 0, never grow in magnitude, and visit every int of the range once.
-TEST(GeneratorOrder, small_ints_start_at_zero_and_cover_the_range_once) {
-  for (const auto& [low, high] : {std::pair{-64, 96}, {-100, 100}, {-34, 34}, {0, 31}, {-5, 0}}) {
-    std::set<int32_t> seen;
-    int32_t last_magnitude = 0;
-    for (int64_t k = 0; k <= int64_t{high} - low; ++k) {
-      const int32_t v = gen::nth_smallest(k, low, high);
-      EXPECT_TRUE(v >= low && v <= high) << v;
-      EXPECT_GE(std::abs(v), last_magnitude) << "k " << k;
-      last_magnitude = std::abs(v);
-      seen.insert(v);
-    }
-    EXPECT_EQ(gen::nth_smallest(0, low, high), 0);
-    EXPECT_EQ(seen.size(), static_cast<size_t>(high - low + 1)) << low << ".." << high;
-  }
 }
 
 // Only two CUDA errors mean "no GPU on this machine"; every other one is a broken driver or device

@@ -94,7 +94,7 @@ class MatchSweepOnGpu : public testing::GpuTest, public ::testing::WithParamInte
 
 TEST_P(MatchSweepOnGpu, agrees_with_the_model) {
   const MatchParam p = GetParam();
-  sweeps::expect_gpu_agrees(sweeps::match_batch(p.op, p.type), ::testing::PrintToString(p));
+  sweeps::expect_gpu_agrees(sweeps::match_batch(p.op, p.type));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryOpAndType, MatchSweepOnGpu, ::testing::ValuesIn(every_op_and_type()),
@@ -139,8 +139,7 @@ class MatchBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithPar
 
 TEST_P(MatchBlockShapesOnGpu, agree_with_the_model) {
   for (const MatchParam& p : every_op_and_type())
-    sweeps::expect_gpu_agrees(sweeps::with_block(sweeps::match_batch(p.op, p.type), GetParam()),
-                              ::testing::PrintToString(p) + " block " + sweeps::shape_text(GetParam()));
+    sweeps::expect_gpu_agrees(sweeps::with_block(sweeps::match_batch(p.op, p.type), GetParam()));
 }
 
 INSTANTIATE_TEST_SUITE_P(DivergenceShapes, MatchBlockShapesOnGpu, ::testing::ValuesIn(sweeps::divergence_shapes()),

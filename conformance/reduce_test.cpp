@@ -99,7 +99,7 @@ class ReduceSweepOnGpu : public ReduceGpuTest, public ::testing::WithParamInterf
 
 TEST_P(ReduceSweepOnGpu, agrees_with_the_model) {
   const ReduceParam p = GetParam();
-  sweeps::expect_gpu_agrees(sweeps::reduce_batch(p.op, p.type), ::testing::PrintToString(p));
+  sweeps::expect_gpu_agrees(sweeps::reduce_batch(p.op, p.type));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryOverload, ReduceSweepOnGpu, ::testing::ValuesIn(every_overload()),
@@ -109,8 +109,7 @@ class ReduceBlockShapesOnGpu : public ReduceGpuTest, public ::testing::WithParam
 
 TEST_P(ReduceBlockShapesOnGpu, agree_with_the_model) {
   for (const ReduceParam& p : every_overload())
-    sweeps::expect_gpu_agrees(sweeps::with_block(sweeps::reduce_batch(p.op, p.type), GetParam()),
-                              ::testing::PrintToString(p) + " block " + sweeps::shape_text(GetParam()));
+    sweeps::expect_gpu_agrees(sweeps::with_block(sweeps::reduce_batch(p.op, p.type), GetParam()));
 }
 
 INSTANTIATE_TEST_SUITE_P(DivergenceShapes, ReduceBlockShapesOnGpu, ::testing::ValuesIn(sweeps::divergence_shapes()),

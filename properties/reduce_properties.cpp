@@ -2,9 +2,8 @@
 // values, masks and exit patterns.
 #include <gtest/gtest.h>
 
-#include <climits>
-
-#include "generators/family_gen.hpp"
+#include "generators/cases.hpp"
+#include "generators/random_check.hpp"
 #include "gpu/reduce_batch.hpp"
 #include "model/fns.hpp"
 #include "model/reduce.hpp"
@@ -13,58 +12,56 @@
 namespace wc {
 namespace {
 
+using gen::Draw;
+using gen::LawResult;
+using gen::violation;
 using model::ReduceOp;
 using model::Type;
 
 // Law: a reduction gives every participant the same value, which does not depend on lane order:
-// reversing the values of the participants changes nothing.
+// reversing the values and the exits of the warp changes nothing.
 TEST(ReduceLaws, every_participant_gets_one_result_whatever_the_lane_order) {
-  testing::check_property(
-      [] {
-        const ReduceOp op = *rc::gen::elementOf(model::kReduceOps);
-        const Type type = model::has_overload(op, Type::i32) ? *rc::gen::element(Type::i32, Type::u32) : Type::u32;
-        const auto scene = model::uniform_scene(model::kFullMask, *gen::gen_exited());
-        const auto values = *rc::gen::container<model::PerLane<uint64_t>>(gen::gen_bits(Type::u32));
-        model::PerLane<uint64_t> reversed{};
-        for (int lane = 0; lane < 32; ++lane) reversed[lane] = values[31 - lane];
-        model::Scene mirrored = scene;  // the exited lanes, mirrored with the values
-        mirrored.exited = 0;
-        for (int lane = 0; lane < 32; ++lane)
-          if (model::has_lane(scene.exited, 31 - lane)) mirrored.exited |= 1u << lane;
-        mirrored = model::uniform_scene(model::kFullMask, mirrored.exited);
-        const auto a = model::reduce(op, type, scene, values), b = model::reduce(op, type, mirrored, reversed);
-        uint64_t first = 0;
-        bool seen = false;
-        for (int lane = 0; lane < 32; ++lane) {
-          if (!model::has_value(a[lane])) continue;
-          if (seen) RC_ASSERT(a[lane].bits == first);
-          first = a[lane].bits;
-          seen = true;
-          RC_ASSERT(model::has_value(b[31 - lane]));
-          RC_ASSERT(b[31 - lane].bits == first);
-        }
-      },
-      2000);
+  gen::expect_law(100000, [](Draw& d) -> LawResult {
+    const ReduceOp op = model::kReduceOps[d.below(model::kReduceOps.size())];
+    const Type type = model::has_overload(op, Type::i32) ? gen::element(d, {Type::i32, Type::u32}) : Type::u32;
+    const uint32_t exited = gen::gen_exited(d);
+    const auto values = gen::each_lane<uint64_t>(d, [](Draw& dd) { return gen::gen_bits(dd, Type::u32); });
+    model::PerLane<uint64_t> reversed{};
+    uint32_t mirrored_exits = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+      reversed[lane] = values[31 - lane];
+      if (model::has_lane(exited, 31 - lane)) mirrored_exits |= 1u << lane;
+    }
+    const auto a = model::reduce(op, type, model::uniform_scene(model::kFullMask, exited), values);
+    const auto b = model::reduce(op, type, model::uniform_scene(model::kFullMask, mirrored_exits), reversed);
+    for (int lane = 0; lane < 32; ++lane) {
+      if (!model::has_value(a[lane])) continue;
+      const int first = __builtin_ctz(~exited);
+      if (a[lane].bits != a[first].bits || !model::has_value(b[31 - lane]) || b[31 - lane].bits != a[lane].bits)
+        return violation(model::op_name(op), "<", type, "> exited ", exited, ": lane ", lane, " gets ",
+                         a[lane].bits, ", mirrored ", b[31 - lane].bits);
+    }
+    return {};
+  });
 }
 
 // Law: __fns(mask, base, n) for n > 0 is the first position p >= base with n set bits in [base, p].
 TEST(FnsLaws, counts_set_bits_from_the_base) {
-  testing::check_property(
-      [] {
-        const uint32_t mask = *gen::gen_mask();
-        const uint32_t base = *rc::gen::inRange<uint32_t>(0, 32);
-        const int32_t n = *rc::gen::inRange<int32_t>(1, 34);
-        const model::LaneOutcome o = model::fns(mask, base, n);
-        int seen = 0;
-        uint64_t want = 0xFFFFFFFF;
-        for (uint32_t p = base; p < 32; ++p)
-          if (model::has_lane(mask, static_cast<int>(p)) && ++seen == n) {
-            want = p;
-            break;
-          }
-        RC_ASSERT(o.bits == want);
-      },
-      2000);
+  gen::expect_law(100000, [](Draw& d) -> LawResult {
+    const uint32_t mask = gen::gen_mask(d);
+    const uint32_t base = static_cast<uint32_t>(d.below(32));
+    const int32_t n = static_cast<int32_t>(1 + d.below(33));
+    int seen = 0;
+    uint64_t want = 0xFFFFFFFF;
+    for (uint32_t p = base; p < 32; ++p)
+      if (model::has_lane(mask, static_cast<int>(p)) && ++seen == n) {
+        want = p;
+        break;
+      }
+    const uint64_t got = model::fns(mask, base, n).bits;
+    if (got != want) return violation("__fns(", mask, ", ", base, ", ", n, ") = ", got, ", want ", want);
+    return {};
+  });
 }
 
 class ReduceOnGpu : public testing::GpuTest {
@@ -80,24 +77,15 @@ TEST_F(ReduceOnGpu, agrees_with_the_model_on_random_cases) {
   for (ReduceOp op : model::kReduceOps)
     for (Type type : {Type::i32, Type::u32})
       if (model::has_overload(op, type))
-        gen::expect_gpu_agrees_on_random(
-            gen::gen_case(op, type, gen::gen_no_ints(), gen::gen_no_ints(),
-                          rc::gen::container<model::PerLane<uint64_t>>(gen::gen_bits(Type::u32))),
-            300, std::string(model::intrinsic_name(op)) + "<" + std::string(model::info(type).cpp) + ">");
+        gen::expect_gpu_agrees_on_random<ReduceOp>(
+            [op, type](Draw& d) { return gen::reduce_case(d, op, type); }, 30000,
+            std::string(model::intrinsic_name(op)) + "<" + std::string(model::info(type).cpp) + ">");
 }
 
 class FnsOnGpu : public testing::GpuTest {};
 
 TEST_F(FnsOnGpu, agrees_with_the_model_on_random_arguments) {
-  const auto offsets = gen::weighted_one_of<int32_t>({{4, gen::small_int(-34, 34)},
-                                                        {1, rc::gen::element<int32_t>(INT_MIN, INT_MIN + 1, INT_MAX)},
-                                                        {1, rc::gen::arbitrary<int32_t>()}});
-  const auto bases = gen::weighted_one_of<int32_t>({{6, rc::gen::inRange<int32_t>(0, 32)},
-                                                      {1, rc::gen::element<int32_t>(32, 33, INT_MIN, -1)}});
-  const auto masks = rc::gen::container<model::PerLane<uint64_t>>(rc::gen::cast<uint64_t>(gen::gen_mask()));
-  gen::expect_gpu_agrees_on_random(gen::gen_case(gpu::Fns{}, Type::u32, gen::gen_per_lane(offsets),
-                                                 gen::gen_per_lane(bases), masks),
-                                   1000, "__fns");
+  gen::expect_gpu_agrees_on_random<gpu::Fns>(gen::fns_case, 100000, "__fns");
 }
 
 }  // namespace

@@ -1,0 +1,120 @@
+// The random-checking machinery's own tests: cases are a pure function of the seed, the seed is
+// fixed unless a variable sets it, failures shrink to a minimal case, and a broken law is reported
+// with its seed and a replay command.
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "generators/cases.hpp"
+#include "generators/random_check.hpp"
+#include "generators/shrink.hpp"
+#include "testing/seed.hpp"
+
+namespace wc {
+namespace {
+
+using gen::Choices;
+using gen::Draw;
+
+TEST(Draw, gives_the_same_cases_for_the_same_seed_and_index) {
+  for (uint64_t index : {0ull, 1ull, 12345ull}) {
+    Draw a(42, index), b(42, index), other(43, index);
+    const auto ca = gen::shuffle_case(a, model::ShuffleOp::bfly, model::Type::f64);
+    const auto cb = gen::shuffle_case(b, model::ShuffleOp::bfly, model::Type::f64);
+    const auto co = gen::shuffle_case(other, model::ShuffleOp::bfly, model::Type::f64);
+    EXPECT_EQ(ca.value, cb.value);
+    EXPECT_EQ(ca.arg, cb.arg);
+    EXPECT_EQ(ca.scene.mask, cb.scene.mask);
+    EXPECT_NE(ca.value, co.value);
+  }
+}
+
+TEST(Draw, replays_recorded_choices_and_reads_zeros_past_their_end) {
+  Draw recorded(7, 3, true);
+  const auto original = gen::vote_case(recorded, model::VoteOp::ballot);
+  Draw replay(recorded.choices());
+  const auto again = gen::vote_case(replay, model::VoteOp::ballot);
+  EXPECT_EQ(original.arg, again.arg);
+  EXPECT_EQ(original.scene.exited, again.scene.exited);
+  Draw empty(Choices{});
+  const auto simplest = gen::shuffle_case(empty, model::ShuffleOp::idx, model::Type::i32);
+  EXPECT_EQ(simplest.scene.mask[5], model::kFullMask) << "choice 0 of every generator is its simplest value";
+  EXPECT_EQ(simplest.scene.exited, 0u);
+  EXPECT_EQ(simplest.lanes_launched, 32);
+  EXPECT_EQ(simplest.arg2[0], 32);
+  EXPECT_EQ(simplest.arg[9], 0);
+}
+
+// Generators shrink toward simple values only if their orders start there: small_int's order must
+// start at 0, never grow in magnitude, and visit every int of the range once.
+TEST(Draw, orders_small_ints_from_zero_covering_the_range_once) {
+  for (const auto& [low, high] : {std::pair{-64, 96}, {-100, 100}, {-34, 34}, {0, 31}, {-5, 0}}) {
+    std::set<int32_t> seen;
+    int32_t last_magnitude = 0;
+    for (int64_t k = 0; k <= int64_t{high} - low; ++k) {
+      const int32_t v = gen::nth_smallest(k, low, high);
+      EXPECT_TRUE(v >= low && v <= high) << v;
+      EXPECT_GE(std::abs(v), last_magnitude) << "k " << k;
+      last_magnitude = std::abs(v);
+      seen.insert(v);
+    }
+    EXPECT_EQ(gen::nth_smallest(0, low, high), 0);
+    EXPECT_EQ(seen.size(), static_cast<size_t>(high - low + 1)) << low << ".." << high;
+  }
+}
+
+// A planted failure: any choice of 100 or more fails. The minimum is one choice of exactly 100.
+TEST(Shrinking, finds_the_smallest_failing_choices) {
+  const auto fails = [](const Choices& c) {
+    return std::any_of(c.begin(), c.end(), [](uint64_t v) { return v >= 100; });
+  };
+  const Choices failing = {5, 917, 33, 0, 4000, 12};
+  const gen::Shrunk shrunk = gen::shrink_choices(failing, [&](const std::vector<Choices>& candidates) {
+    for (size_t i = 0; i < candidates.size(); ++i)
+      if (fails(candidates[i])) return std::optional<size_t>(i);
+    return std::optional<size_t>();
+  });
+  ASSERT_TRUE(fails(shrunk.choices));
+  EXPECT_EQ(std::accumulate(shrunk.choices.begin(), shrunk.choices.end(), uint64_t{0}), 100u);
+  EXPECT_EQ(std::count(shrunk.choices.begin(), shrunk.choices.end(), 0u) + 1,
+            static_cast<std::ptrdiff_t>(shrunk.choices.size()));
+  EXPECT_GT(shrunk.steps, 0);
+}
+
+// A broken law fails the test, shrunk to its simplest case, with the seed and the replay command.
+TEST(Laws, a_broken_law_is_shrunk_and_reported_with_its_replay) {
+  EXPECT_NONFATAL_FAILURE(gen::expect_law(1000,
+                                          [](Draw& d) -> gen::LawResult {
+                                            const auto c = gen::shuffle_case(d, model::ShuffleOp::up, model::Type::u32);
+                                            if (c.arg[3] > 40) return gen::violation("arg ", c.arg[3], " at lane 3");
+                                            return {};
+                                          }),
+                          "arg 41 at lane 3");
+  EXPECT_NONFATAL_FAILURE(gen::expect_law(1000,
+                                          [](Draw& d) -> gen::LawResult {
+                                            if (d.below(1000) > 500) return gen::violation("broken");
+                                            return {};
+                                          }),
+                          "replay: WARPCONF_SEED=");
+}
+
+TEST(Seeds, are_fixed_by_default_and_set_by_warpconf_seed_or_rc_params) {
+  const testing::SeedChoice by_default = testing::choose_seed(nullptr, nullptr, nullptr);
+  EXPECT_EQ(by_default.seed, testing::kDefaultSeed);
+  EXPECT_EQ(by_default.origin, "default");
+  EXPECT_EQ(testing::choose_seed("0x2a", nullptr, nullptr).seed, 42u);
+  EXPECT_EQ(testing::choose_seed("17", "seed=5", nullptr).seed, 17u) << "WARPCONF_SEED wins";
+  const testing::SeedChoice rc = testing::choose_seed(nullptr, "max_success=10 seed=5 noshrink=1", nullptr);
+  EXPECT_EQ(rc.seed, 5u);
+  EXPECT_EQ(rc.origin, "RC_PARAMS");
+  EXPECT_EQ(testing::choose_seed(nullptr, "reseed=9", nullptr).origin, "default");
+  EXPECT_EQ(testing::choose_seed(nullptr, nullptr, "30").origin, "soak");
+  EXPECT_NE(testing::choose_seed("banana", nullptr, nullptr).error.find("WARPCONF_SEED=banana"), std::string::npos);
+  EXPECT_NE(testing::choose_seed(nullptr, nullptr, "-3").error.find("WARPCONF_SOAK=-3"), std::string::npos);
+  EXPECT_NE(testing::check_seed(1, "a"), testing::check_seed(1, "b"));
+  EXPECT_EQ(testing::check_seed(1, "a"), testing::check_seed(1, "a"));
+}
+
+}  // namespace
+}  // namespace wc

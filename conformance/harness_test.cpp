@@ -25,7 +25,8 @@ namespace {
 using model::LaneClass;
 
 // Results as a perfect GPU would write them for `b`, straight from the model.
-void write_model_results(const gpu::ShuffleBatch& b, gpu::WarpResults& out) {
+template <class Batch>
+void write_model_results(const Batch& b, gpu::WarpResults& out) {
   out.cases = b.cases.size();
   out.bits.resize(out.cases * 32);
   out.wrote.resize(out.cases * 32);
@@ -110,6 +111,22 @@ TEST(CompareHarness, finds_one_planted_bad_lane_in_a_sweep_and_names_it) {
   EXPECT_NE(diff.find("explain shfl_xor --mask"), std::string::npos) << diff;
   EXPECT_NE(diff.find("--type f16 "), std::string::npos) << diff;
   EXPECT_NE(diff.find("lane " + std::to_string(planted % 32)), std::string::npos) << diff;
+}
+
+// A GPU whose coalesced_threads() forms a group of one in every lane, and answers consistently
+// with it, must fail: the model takes the groups from the branch arms, not from the output.
+TEST(CompareHarness, takes_coalesced_groups_from_the_inputs_not_from_the_gpu) {
+  const gpu::CoalescedBatch b = sweeps::coalesced_batch(model::CoalescedOp::size, gpu::CoalescedSource::active_threads);
+  gpu::WarpResults results;
+  write_model_results(b, results);
+  ASSERT_TRUE(testing::check_batch(b, results).clean());
+  for (size_t c = 0; c < results.cases; ++c)
+    for (int lane = 0; lane < 32; ++lane)
+      if (results.wrote[c * 32 + lane]) results.bits[c * 32 + lane] = (uint64_t{1} << (32 + lane)) | 1u;
+  const testing::CheckReport report = testing::check_batch(b, results);
+  EXPECT_GT(report.bad_lanes(), 0u);
+  ASSERT_TRUE(report.first.has_value());
+  EXPECT_NE(report.first->want.bits >> 32, uint64_t{1} << report.first->lane) << "the model's group is not the GPU's";
 }
 
 TEST(CompareHarness, counts_every_lane_once_per_class) {

@@ -1,0 +1,31 @@
+# Included by ctest before it runs tests (TEST_INCLUDE_FILES): registers one ctest test per
+# GoogleTest suite of WARPCONF_BINARY, listing the suites again whenever the binary is newer than
+# the list. One process per suite starts CUDA once for all of the suite's tests.
+# In: WARPCONF_BINARY, WARPCONF_LABEL (label of suites without "OnGpu"), WARPCONF_SUITES_FILE.
+if(NOT EXISTS "${WARPCONF_BINARY}")
+  get_filename_component(missing "${WARPCONF_BINARY}" NAME)
+  add_test("${missing}_NOT_BUILT" "${WARPCONF_BINARY}")
+  return()
+endif()
+if(NOT EXISTS "${WARPCONF_SUITES_FILE}" OR "${WARPCONF_BINARY}" IS_NEWER_THAN "${WARPCONF_SUITES_FILE}")
+  execute_process(COMMAND "${WARPCONF_BINARY}" --gtest_list_tests OUTPUT_VARIABLE listing RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "${WARPCONF_BINARY} --gtest_list_tests failed with ${status}")
+  endif()
+  string(REPLACE "\n" ";" lines "${listing}")
+  set(content "")
+  foreach(line IN LISTS lines)
+    # Suites start in column 0 and end with '.'; their tests are indented.
+    if(line MATCHES "^([^ #][^ ]*)\\.")
+      set(suite "${CMAKE_MATCH_1}")
+      set(label "${WARPCONF_LABEL}")
+      if(suite MATCHES "OnGpu" OR suite STREQUAL "device")
+        set(label gpu)
+      endif()
+      string(APPEND content "add_test([==[${suite}]==] [==[${WARPCONF_BINARY}]==] [==[--gtest_filter=${suite}.*]==])\n"
+                            "set_tests_properties([==[${suite}]==] PROPERTIES LABELS ${label} TIMEOUT 300 SKIP_RETURN_CODE 77)\n")
+    endif()
+  endforeach()
+  file(WRITE "${WARPCONF_SUITES_FILE}" "${content}")
+endif()
+include("${WARPCONF_SUITES_FILE}")

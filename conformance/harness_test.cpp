@@ -173,7 +173,15 @@ class ResultRecords : public ::testing::Test {
   std::filesystem::path path_;
 };
 
-const testing::CheckInfo kSynthetic{"fns", "__fns", "", "one lane", "synthetic", "32x1x1"};
+const testing::CheckInfo kSynthetic = [] {
+  testing::CheckInfo info;
+  info.family = "fns";
+  info.intrinsic = "__fns";
+  info.scenes = "one lane";
+  info.arguments = "synthetic";
+  info.block = "32x1x1";
+  return info;
+}();
 
 TEST_F(ResultRecords, sum_the_counts_of_every_check_a_test_makes) {
   testing::expect_agrees(compare_lane0(one_defined_lane(5), 5, 1), no_text, 8, kSynthetic);

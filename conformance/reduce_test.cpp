@@ -40,7 +40,9 @@ TEST(ReduceDocumentedModel, gives_the_documented_result) {
   for (const ReduceExample& ex : kReduceExamples) {
     const auto out = model::reduce(ex.op, ex.type, model::uniform_scene(ex.mask, ex.exited), uniform<uint64_t>(ex.value));
     for (int lane = 0; lane < 32; ++lane)
-      if (model::has_value(out[lane])) EXPECT_EQ(out[lane].bits, ex.want) << ex.claim << ", lane " << lane;
+      if (model::has_value(out[lane])) {
+        EXPECT_EQ(out[lane].bits, ex.want) << ex.claim << ", lane " << lane;
+      }
   }
 }
 
@@ -84,7 +86,9 @@ TEST_F(ReduceDocumentedOnGpu, gives_the_documented_result) {
     gpu::WarpResults results;
     run(b, results);
     for (int lane = 0; lane < 32; ++lane)
-      if (model::has_lane(ex.mask & ~ex.exited, lane)) EXPECT_EQ(results.bits[lane], ex.want) << ex.claim;
+      if (model::has_lane(ex.mask & ~ex.exited, lane)) {
+        EXPECT_EQ(results.bits[lane], ex.want) << ex.claim;
+      }
   }
 }
 

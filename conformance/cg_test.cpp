@@ -89,6 +89,20 @@ TEST(CgPartitionModel, groups_non_exited_threads_and_knows_the_headers_groups) {
   EXPECT_EQ(all_false[8].known_bits, (uint64_t{0xFFFFFFFF} << 32) | 1u) << "the header's group holds the exited lanes";
 }
 
+// After a binary partition of a warp with exited lanes, the header's false group holds the exited
+// lanes: rank 0 of it is exited lane 1, whose value is undefined. Only the membership is known.
+TEST(CgPartitionModel, knows_the_headers_membership_where_its_result_reads_an_exited_lane) {
+  const model::Scene warp = sweeps::groups_scene({0xFFFFFFFF}, 0xAAAAAAAA);
+  model::PerLane<int32_t> pred{};
+  for (int lane = 0; lane < 16; ++lane) pred[lane] = 1;
+  const auto values = sweeps::distinct_values(model::Type::u32, 0);
+  const auto out = model::coalesced_op_after_binary_partition(CoalescedOp::shfl, warp, pred, uniform<int32_t>(0), values);
+  EXPECT_EQ(out[16].bits, (uint64_t{0x55550000} << 32) | values[16]) << "rank 0 of the non-exited false lanes";
+  ASSERT_NE(out[16].known, nullptr);
+  EXPECT_EQ(out[16].known_bits >> 32, 0xFFFFAAAAu);
+  EXPECT_EQ(out[16].known_care, ~uint64_t{0} << 32);
+}
+
 TEST(CgPartitionModel, ranks_labels_by_their_lowest_lane) {
   const model::Scene tile = model::tile_scene(8, ~0u, 0, 0);
   model::PerLane<uint64_t> label{};

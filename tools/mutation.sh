@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Measures the suite's power to catch bugs. Builds the suite once per planted bug of
-# fixtures/intrinsics/mutants.cuh (all builds in parallel), then runs the GPU tests of the mutated
-# family, which must fail. Prints one line per mutant and the total; exits 1 when one survives.
+# fixtures/intrinsics/mutants.cuh (four builds at a time), then runs the GPU tests of the mutated
+# family, which must fail. A mutant whose build fails is reported as such and is not caught.
+# Prints one line per mutant and "mutants caught: K of N"; exits 1 unless every mutant was built
+# and caught.
 # Usage: tools/mutation.sh [MUTANT ...]   (default: every mutant)
+# WARPCONF_MUTATION_DIR (default build/mutants), WARPCONF_MUTATION_HEADER (default
+# fixtures/intrinsics/mutants.cuh) and CMAKE_CUDA_ARCHITECTURES (default native) change where,
+# against what and for which GPU the mutants are built.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
-# mutant id | the family's GPU tests (a ctest regex) | the bug
+dir=${WARPCONF_MUTATION_DIR:-$PWD/build/mutants}
+header=${WARPCONF_MUTATION_HEADER:-$PWD/fixtures/intrinsics/mutants.cuh}
+architectures=${CMAKE_CUDA_ARCHITECTURES:-native}
+# mutant id | the GPU tests that must catch it (a ctest regex) | the bug
 table=(
   "1|Shuffle|shfl_sync clamps a negative srcLane to 0"
   "2|Shuffle|shfl_sync reduces srcLane with C++ %, as the guide's prose reads"
@@ -24,6 +32,15 @@ table=(
   "14|Fns|fns searches upward for a negative offset"
   "15|Syncwarp|syncwarp is no barrier"
   "16|Activemask|activemask always sets lane 0"
+  "17|Vote|any_sync ignores the predicates of lanes 16-31"
+  "18|Reduce|reduce_add_sync(unsigned) saturates at UINT_MAX"
+  "19|Reduce|reduce_and_sync is reduce_min_sync"
+  "20|Reduce|reduce_or_sync is reduce_max_sync"
+  "21|Reduce|reduce_xor_sync adds with carries"
+  "22|Shuffle|shfl_up_sync moves __half and __nv_bfloat16 through float"
+  "23|Shuffle|shfl_down_sync moves only the low half of __half2 and __nv_bfloat162"
+  "24|Shuffle|shfl_sync adds 0 to float and double: -0 becomes +0"
+  "25|Match|match_any_sync compares float and double by value: -0 matches +0"
 )
 wanted=("$@")
 selected=()
@@ -31,27 +48,39 @@ for row in "${table[@]}"; do
   id=${row%%|*}
   if ((${#wanted[@]} == 0)) || [[ " ${wanted[*]} " == *" $id "* ]]; then selected+=("$row"); fi
 done
+if ((${#selected[@]} == 0)); then
+  echo "mutation.sh: no mutant among: $*" >&2
+  exit 2
+fi
 build() {
-  local id=$1 dir=build/mutants/$1
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
-    -DWARPCONF_INTRINSICS_HEADER="$PWD/fixtures/intrinsics/mutants.cuh" -DWARPCONF_MUTANT="$id" >"$dir.log" 2>&1 &&
-    cmake --build "$dir" -j 4 >>"$dir.log" 2>&1 || echo "mutant $id: build failed, see $dir.log"
+  local id=$1 tree=$dir/$1
+  rm -f "$tree.built"
+  cmake -S . -B "$tree" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$architectures" \
+    -DWARPCONF_INTRINSICS_HEADER="$header" -DWARPCONF_MUTANT="$id" >"$tree.log" 2>&1 &&
+    cmake --build "$tree" -j 4 >>"$tree.log" 2>&1 && touch "$tree.built"
 }
 export -f build
-mkdir -p build/mutants
+export dir header architectures
+mkdir -p "$dir"
 printf '%s\n' "${selected[@]}" | cut -d'|' -f1 | xargs -P 4 -I{} bash -c 'build {}'
-caught=0
-survived=0
+caught=0 survived=0 unbuilt=0
 for row in "${selected[@]}"; do
   IFS='|' read -r id family bug <<<"$row"
-  log=build/mutants/$id-ctest.log
-  if ctest --test-dir build/mutants/$id -L gpu -R "$family|Relation" -j 8 --timeout 120 --output-on-failure >"$log" 2>&1; then
+  if [ ! -e "$dir/$id.built" ]; then
+    unbuilt=$((unbuilt + 1))
+    echo "mutant $id ($bug): build failed, not run, not caught; see $dir/$id.log"
+    continue
+  fi
+  log=$dir/$id-ctest.log
+  if ctest --test-dir "$dir/$id" -L gpu -R "$family|Relation" -j 8 --timeout 120 --output-on-failure >"$log" 2>&1; then
     survived=$((survived + 1))
     echo "mutant $id ($bug): SURVIVED"
   else
     caught=$((caught + 1))
-    echo "mutant $id ($bug): caught by $(grep -c '(Failed)\|(Timeout)' "$log") of $(grep -c 'Test *#' "$log") tests"
+    echo "mutant $id ($bug): caught by $(grep -c '(Failed)\|(Timeout)' "$log") of $(grep -c 'Test *#' "$log") test suites"
   fi
 done
-echo "mutants caught: $caught of $((caught + survived))"
-((survived == 0))
+failed_builds=""
+((unbuilt == 0)) || failed_builds=" ($unbuilt failed to build)"
+echo "mutants caught: $caught of ${#selected[@]}$failed_builds"
+((caught == ${#selected[@]}))

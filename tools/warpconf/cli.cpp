@@ -2,8 +2,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <fstream>
+
 #include "warpconf/explain.hpp"
 #include "warpconf/numbers.hpp"
+#include "warpconf/results.hpp"
 
 namespace wc::cli {
 namespace {
@@ -33,14 +36,37 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   explain_cmd->add_option("OP", options.op, "the op: " + known_ops())->required();
   for (const char* name : kValueOptions) explain_cmd->add_option(name, values[name]);
   explain_cmd->add_flag("--json", options.json, "print one JSON object with a lanes array");
+  CLI::App* results_cmd = app.add_subcommand(
+      "results", "Sum a results file (one JSON record per check, docs/results-schema.md) per family: records, "
+                 "cases, lanes per class, bad lanes, verdicts and known deviations.");
+  std::string results_file;
+  bool results_json = false;
+  results_cmd->add_option("FILE", results_file, "the results file, e.g. build/gpu/results/device-0/results.jsonl")
+      ->required();
+  results_cmd->add_flag("--json", results_json, "print one JSON object");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    out << (explain_cmd->parsed() ? explain_cmd->help() : app.help());
+    out << (explain_cmd->parsed() ? explain_cmd->help() : results_cmd->parsed() ? results_cmd->help() : app.help());
     return 0;
   } catch (const CLI::ParseError& e) {
     err << "warpconf: " << e.what() << "\n";
     return 2;
+  }
+  if (results_cmd->parsed()) {
+    std::ifstream in(results_file);
+    if (!in) {
+      err << "warpconf results: cannot read " << results_file << "\n";
+      return 2;
+    }
+    try {
+      const ResultsSummary summary = summarize_results(in, results_file);
+      results_json ? print_results_json(summary, out) : print_results_text(summary, out);
+    } catch (const UsageError& e) {
+      err << "warpconf results: " << e.what() << "\n";
+      return 2;
+    }
+    return 0;
   }
   for (const char* name : kValueOptions)
     if (explain_cmd->count(name) > 0) options.given[name] = values[name];

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Checks in the SASS that the else arm of every collective kernel kept its own call: each
+# collective_kernel instantiation of TWO_ARMS must hold at least two SHFL, VOTE, MATCH or REDUX
+# instructions, and at least twice as many as the same kernel built with the arms merged
+# (ONE_ARM, compiled with WARPCONF_ONE_CALL_SITE=1). Kernels whose call makes no such instruction
+# (__fns, thread_rank) are listed and not counted.
+# Usage: check_call_sites.sh [--expect-merged] CUOBJDUMP TWO_ARMS ONE_ARM
+#   --expect-merged: succeed only if the check finds merged arms (to show it catches them).
+set -uo pipefail
+expect_merged=0
+if [ "${1:-}" = "--expect-merged" ]; then expect_merged=1; shift; fi
+if [ $# -ne 3 ]; then
+  echo "usage: check_call_sites.sh [--expect-merged] CUOBJDUMP TWO_ARMS ONE_ARM" >&2
+  exit 2
+fi
+cuobjdump=$1 two_arms=$2 one_arm=$3
+if [ ! -x "$cuobjdump" ]; then
+  if [ "${WARPCONF_REQUIRE_GPU:-}" = "1" ]; then
+    echo "cuobjdump not found ($cuobjdump): WARPCONF_REQUIRE_GPU=1 needs every check to run" >&2
+    exit 1
+  fi
+  echo "Skipped: cuobjdump not found ($cuobjdump); the CUDA toolkit ships it"
+  exit 77
+fi
+# "<kernel> <sites>" for every collective_kernel instantiation of a library.
+sites() {
+  "$cuobjdump" -sass "$1" | awk '
+    /Function : / { fn = $3; if (fn ~ /collective_kernel/) n[fn] += 0; next }
+    fn ~ /collective_kernel/ && /[ \t}](@!?U?P[0-9T] )?(SHFL|VOTEU?|MATCH|REDUX)[. ]/ { n[fn]++ }
+    END { for (f in n) print f, n[f] }' | sort
+}
+demangle() { if command -v c++filt >/dev/null; then c++filt; else cat; fi; }
+two=$(sites "$two_arms") || exit 1
+one=$(sites "$one_arm") || exit 1
+if [ -z "$two" ]; then
+  echo "no collective_kernel found in $two_arms" >&2
+  exit 1
+fi
+checked=0 merged=0 without=0
+while read -r kernel count; do
+  reference=$(awk -v k="$kernel" '$1 == k { print $2 }' <<<"$one")
+  name=$(demangle <<<"$kernel")
+  if [ -z "$reference" ]; then
+    echo "no merged-arms build of $name" >&2
+    exit 1
+  fi
+  if [ "$reference" -eq 0 ]; then
+    without=$((without + 1))
+    continue
+  fi
+  checked=$((checked + 1))
+  if [ "$count" -lt 2 ] || [ "$count" -lt $((2 * reference)) ]; then
+    merged=$((merged + 1))
+    echo "one call site: $name has $count collective instructions, $reference with the arms merged"
+  fi
+done <<<"$two"
+echo "collective kernels: $checked checked, $merged with merged arms, $without whose call has no SHFL/VOTE/MATCH/REDUX"
+if [ "$expect_merged" = 1 ]; then
+  [ "$merged" -gt 0 ] && [ "$merged" -eq "$checked" ]
+else
+  [ "$checked" -gt 0 ] && [ "$merged" -eq 0 ]
+fi

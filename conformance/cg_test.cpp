@@ -101,6 +101,13 @@ TEST(CgPartitionModel, knows_the_headers_membership_where_its_result_reads_an_ex
   ASSERT_NE(out[16].known, nullptr);
   EXPECT_EQ(out[16].known_bits >> 32, 0xFFFFAAAAu);
   EXPECT_EQ(out[16].known_care, ~uint64_t{0} << 32);
+  // Every predicate false: the header keeps the whole warp, exited lanes included, and shuffles as
+  // __shfl_down_sync over it, so lane 0 reads exited lane 1.
+  const auto down = model::coalesced_op_after_binary_partition(CoalescedOp::shfl_down, warp, uniform<int32_t>(0),
+                                                               uniform<int32_t>(1), values);
+  EXPECT_EQ(down[0].bits, (uint64_t{0x55555555} << 32) | values[2]);
+  EXPECT_EQ(down[0].known_bits >> 32, 0xFFFFFFFFu);
+  EXPECT_EQ(down[0].known_care, ~uint64_t{0} << 32);
 }
 
 TEST(CgPartitionModel, ranks_labels_by_their_lowest_lane) {

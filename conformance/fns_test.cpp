@@ -5,6 +5,7 @@
 #include <climits>
 
 #include "model/fns.hpp"
+#include "sweeps/documented.hpp"
 #include "sweeps/expect.hpp"
 #include "testing/gpu_test.hpp"
 
@@ -63,9 +64,9 @@ TEST_F(FnsDocumentedOnGpu, gives_the_documented_result) {
   b.args = {offsets};
   b.args2 = {bases};
   b.cases = {{0, 0, 0, 0}};
-  gpu::WarpResults results;
-  run(b, results);
-  for (size_t i = 0; i < std::size(kFnsExamples); ++i) EXPECT_EQ(results.bits[i], kFnsExamples[i].want) << kFnsExamples[i].claim;
+  sweeps::DocumentedExample lanes{"the PTX ISA's fns examples, one a lane", {}};
+  for (size_t i = 0; i < std::size(kFnsExamples); ++i) lanes.lanes.push_back({static_cast<int>(i), kFnsExamples[i].want});
+  sweeps::expect_gpu_gives_documented(b, {lanes});
 }
 
 class FnsSweepOnGpu : public testing::GpuTest {};

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "model/match.hpp"
+#include "sweeps/documented.hpp"
 #include "sweeps/expect.hpp"
 #include "testing/gpu_test.hpp"
 #include "testing/params.hpp"
@@ -78,9 +79,7 @@ TEST_F(MatchDocumentedOnGpu, gives_the_documented_result) {
     b.scenes = {model::uniform_scene(ex.mask, ex.exited)};
     b.values = {alternating(ex.even_value, ex.odd_value)};
     b.cases = {{0, 0, 0, 0}};
-    gpu::WarpResults results;
-    run(b, results);
-    EXPECT_EQ(results.bits[ex.lane], ex.want) << ex.claim;
+    sweeps::expect_gpu_gives_documented(b, {{ex.claim, {{ex.lane, ex.want}}}});
   }
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "model/reduce.hpp"
+#include "sweeps/documented.hpp"
 #include "sweeps/expect.hpp"
 #include "testing/gpu_test.hpp"
 #include "testing/params.hpp"
@@ -83,12 +84,10 @@ TEST_F(ReduceDocumentedOnGpu, gives_the_documented_result) {
     b.scenes = {model::uniform_scene(ex.mask, ex.exited)};
     b.values = {uniform<uint64_t>(ex.value)};
     b.cases = {{0, 0, 0, 0}};
-    gpu::WarpResults results;
-    run(b, results);
+    sweeps::DocumentedExample every_participant{ex.claim, {}};
     for (int lane = 0; lane < 32; ++lane)
-      if (model::has_lane(ex.mask & ~ex.exited, lane)) {
-        EXPECT_EQ(results.bits[lane], ex.want) << ex.claim;
-      }
+      if (model::has_lane(ex.mask & ~ex.exited, lane)) every_participant.lanes.push_back({lane, ex.want});
+    sweeps::expect_gpu_gives_documented(b, {every_participant});
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "gpu/shuffle_batch.hpp"
 #include "model/shuffle.hpp"
+#include "sweeps/documented.hpp"
 #include "sweeps/expect.hpp"
 #include "testing/compare.hpp"
 #include "testing/gpu_test.hpp"
@@ -250,20 +251,17 @@ TEST_P(ShuffleDocumentedOnGpu, reads_the_documented_source_lane) {
     b.type = type;
     b.scenes = {model::uniform_scene(model::kFullMask)};
     b.values = {lane_values(type)};
-    std::vector<const DocumentedExample*> examples;
+    std::vector<sweeps::DocumentedExample> examples;
     for (const DocumentedExample& ex : documented_examples()) {
       if (ex.op != op) continue;
       b.cases.push_back({0, static_cast<uint32_t>(b.args.size()), static_cast<uint32_t>(b.args2.size()), 0});
       b.args.push_back(ex.arg);
       b.args2.push_back(uniform(ex.width));
-      examples.push_back(&ex);
+      sweeps::DocumentedExample lanes{ex.claim, {}};
+      for (int lane = 0; lane < 32; ++lane) lanes.lanes.push_back({lane, b.values[0][ex.source[lane]]});
+      examples.push_back(lanes);
     }
-    gpu::WarpResults results;
-    gpu::run(b, results);
-    for (size_t c = 0; c < examples.size(); ++c)
-      for (int lane = 0; lane < 32; ++lane)
-        EXPECT_EQ(results.bits[c * 32 + lane], b.values[0][examples[c]->source[lane]])
-            << examples[c]->claim << ", lane " << lane << ", type " << model::info(type).cpp;
+    sweeps::expect_gpu_gives_documented(b, examples);
   }
 }
 

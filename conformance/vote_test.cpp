@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "model/vote.hpp"
+#include "sweeps/documented.hpp"
 #include "sweeps/expect.hpp"
 #include "testing/gpu_test.hpp"
 
@@ -77,15 +78,19 @@ TEST(ActivemaskModel, promises_the_own_bit_and_clears_the_other_arm) {
 class VoteDocumentedOnGpu : public testing::GpuTest {};
 
 TEST_F(VoteDocumentedOnGpu, gives_the_documented_result) {
-  for (const VoteExample& ex : kVoteExamples) {
+  for (VoteOp op : model::kVoteOps) {
     gpu::VoteBatch b;
-    b.op = ex.op;
-    b.scenes = {model::uniform_scene(ex.mask, ex.exited)};
-    b.args = {predicates(ex.pred)};
-    b.cases = {{0, 0, 0, 0}};
-    gpu::WarpResults results;
-    run(b, results);
-    EXPECT_EQ(results.bits[ex.lane], ex.want) << ex.claim;
+    b.op = op;
+    std::vector<sweeps::DocumentedExample> examples;
+    for (const VoteExample& ex : kVoteExamples) {
+      if (ex.op != op) continue;
+      const uint32_t row = static_cast<uint32_t>(b.cases.size());
+      b.scenes.push_back(model::uniform_scene(ex.mask, ex.exited));
+      b.args.push_back(predicates(ex.pred));
+      b.cases.push_back({row, row, 0, 0});
+      examples.push_back({ex.claim, {{ex.lane, ex.want}}});
+    }
+    sweeps::expect_gpu_gives_documented(b, examples);
   }
 }
 

@@ -1,7 +1,8 @@
 // Verified warp-cases per second over the whole shuffle sweep. The GPU's part of one batch (upload,
 // kernel, download into page-locked memory, on its own stream) overlaps the model check of the batch
 // before it, on all cores. Prints the median end-to-end rate over the passes, the rate of the model
-// check alone on the same results, and their ratio.
+// check alone on the same results, and their ratio; then the rate of random shuffle cases, drawn,
+// run and checked as the random properties do it.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -10,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "generators/cases.hpp"
+#include "generators/random_check.hpp"
 #include "gpu/device.hpp"
 #include "sweeps/shuffle_sweep.hpp"
 
@@ -22,7 +25,7 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 
 struct Pass {
   double seconds = 0;
-  testing::CheckReport report;
+  wc::testing::CheckReport report;
 };
 
 // Every batch through the GPU and the model check, the GPU one batch ahead on the other stream.
@@ -34,7 +37,7 @@ Pass pipelined_pass(const std::vector<gpu::ShuffleBatch>& batches, gpu::Stream (
   for (size_t k = 0; k < batches.size(); ++k) {
     if (k + 1 < batches.size()) gpu::start(batches[k + 1], results[(k + 1) % 2], streams[(k + 1) % 2]);
     streams[k % 2].finish();
-    pass.report.merge(testing::check_batch(batches[k], results[k % 2]));
+    pass.report.merge(wc::testing::check_batch(batches[k], results[k % 2]));
   }
   pass.seconds = seconds_since(start);
   return pass;
@@ -46,11 +49,27 @@ double check_alone_seconds(const std::vector<gpu::ShuffleBatch>& batches, gpu::W
   for (const gpu::ShuffleBatch& b : batches) {
     gpu::run(b, results);
     const auto start = Clock::now();
-    const testing::CheckReport report = testing::check_batch(b, results);
+    const wc::testing::CheckReport report = wc::testing::check_batch(b, results);
     seconds += seconds_since(start);
     if (report.bad_lanes() != 0) return -1;
   }
   return seconds;
+}
+
+// Random shuffle cases of every op and type, drawn, run and checked as the random properties do;
+// returns the seconds, or a negative number when a lane was bad.
+double random_pass(uint64_t seed, size_t cases_per_check, size_t& cases) {
+  const auto start = Clock::now();
+  for (model::ShuffleOp op : model::kShuffleOps)
+    for (model::Type type : model::kShuffleTypes) {
+      const gen::CaseGen<model::ShuffleOp> g = [op, type](gen::Draw& d) { return gen::shuffle_case(d, op, type); };
+      const gen::detail::Found found =
+          gen::detail::run_cases(gen::detail::draw_cases(g, seed, 0, cases_per_check), {"random", "random"});
+      if (found.report.bad_lanes() != 0) return -1;
+      cases += found.report.tally.cases;
+      ++seed;
+    }
+  return seconds_since(start);
 }
 
 double median(std::vector<double> v) {
@@ -88,7 +107,7 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(warm_up.report.bad_lanes()));
     return 1;
   }
-  std::printf("sweep: %zu batches, %s\n", batches.size(), testing::tally_text(warm_up.report.tally).c_str());
+  std::printf("sweep: %zu batches, %s\n", batches.size(), wc::testing::tally_text(warm_up.report.tally).c_str());
   std::vector<double> rates, check_rates;
   for (long pass = 1; pass <= passes; ++pass) {
     const Pass p = pipelined_pass(batches, streams, results);
@@ -106,5 +125,18 @@ int main(int argc, char** argv) {
   std::printf("median: %.3g verified warp-cases/s end to end, model check alone %.3g warp-cases/s, ratio %.2f "
               "(%zu cases a pass, %u host threads)\n",
               rate, check_rate, rate / check_rate, cases, std::thread::hardware_concurrency());
+  std::vector<double> random_rates;
+  for (long pass = 0; pass <= passes; ++pass) {  // pass 0 warms up
+    size_t random_cases = 0;
+    const double seconds = random_pass(0x5EED0000ull + 100 * static_cast<uint64_t>(pass), 10000, random_cases);
+    if (seconds < 0) {
+      std::fprintf(stderr, "warpconf_bench: bad lanes in random shuffle cases: run the conformance suite\n");
+      return 1;
+    }
+    if (pass > 0) random_rates.push_back(static_cast<double>(random_cases) / seconds);
+  }
+  std::printf("random shuffle cases (48 checks of 10000, drawn, run and checked): median %.3g verified "
+              "warp-cases/s\n",
+              median(random_rates));
   return 0;
 }

@@ -64,6 +64,31 @@ TEST(Draw, orders_small_ints_from_zero_covering_the_range_once) {
   }
 }
 
+// Cases drawn on all cores are the cases drawn one by one, and batching them for launch loses none:
+// each batch row holds the case its origin names, in a block of its lanes launched.
+TEST(RandomCases, are_drawn_on_all_cores_and_batched_without_loss) {
+  const gen::CaseGen<model::ShuffleOp> shuffles = [](Draw& d) {
+    return gen::shuffle_case(d, model::ShuffleOp::down, model::Type::u64);
+  };
+  const std::vector<gen::WarpCase<model::ShuffleOp>> cases = gen::detail::draw_cases(shuffles, 99, 1000, 5000);
+  ASSERT_EQ(cases.size(), 5000u);
+  size_t batched = 0;
+  for (const gen::CaseBatch<model::ShuffleOp>& cb : gen::to_batches(cases, {"random", "random"})) {
+    ASSERT_EQ(cb.origin.size(), cb.batch.cases.size());
+    for (size_t row = 0; row < cb.origin.size(); ++row) {
+      Draw alone(99, 1000 + cb.origin[row]);
+      const auto want = shuffles(alone);
+      const gpu::CaseRow& r = cb.batch.cases[row];
+      EXPECT_EQ(cb.batch.values[r.value], want.value);
+      EXPECT_EQ(cb.batch.args[r.arg], want.arg);
+      EXPECT_EQ(cb.batch.scenes[r.scene].mask, want.scene.mask);
+      EXPECT_EQ(cb.batch.block.x, want.lanes_launched == 32 ? 256 : want.lanes_launched);
+    }
+    batched += cb.origin.size();
+  }
+  EXPECT_EQ(batched, cases.size());
+}
+
 // A planted failure: any choice of 100 or more fails. The minimum is one choice of exactly 100.
 TEST(Shrinking, finds_the_smallest_failing_choices) {
   const auto fails = [](const Choices& c) {

@@ -100,35 +100,36 @@ INSTANTIATE_TEST_SUITE_P(EveryOpAndType, MatchSweepOnGpu, ::testing::ValuesIn(ev
                          testing::op_and_type_name<MatchOp>);
 
 // Law, checked on what the GPU returned without the model: match_any's classes partition the
-// participants: each holds its own lane, two classes are equal or disjoint, and together they are P.
+// participants. Each lane's class must be exactly the participants that report the same class, and
+// hold the lane itself: then classes are equal or disjoint, and together they are P.
+constexpr model::Rule kPartitionLaw{"match.partition-law",
+                                    "match_any's classes partition the participants (a law on the GPU's own output)"};
+
 class MatchPartitionOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<Type> {};
 
 TEST_P(MatchPartitionOnGpu, classes_partition_the_participants) {
   const gpu::MatchBatch b = sweeps::match_batch(MatchOp::any, GetParam());
   gpu::WarpResults results;
-  run(b, results);
-  uint64_t lanes_checked = 0;
-  for (size_t c = 0; c < b.cases.size(); ++c) {
+  if (!sweeps::run_or_record_error(b, results)) return;
+  const testing::CheckReport report = testing::check_all(results, [&](size_t c) {
     const model::Scene scene = gpu::scene_of(b.scenes[b.cases[c].scene], b.block, c);
-    const uint32_t calling = model::callers(scene);
+    const uint64_t* got = results.bits.data() + c * 32;
+    model::WarpOutcome law;
     for (int lane = 0; lane < 32; ++lane) {
-      if (!model::has_lane(calling, lane)) continue;
-      const uint32_t p = model::participants(scene, lane);
-      const uint32_t mine = static_cast<uint32_t>(results.bits[c * 32 + lane]);
-      uint32_t all_classes = 0;
-      for (int other = 0; other < 32; ++other) {
-        if (!model::has_lane(p, other)) continue;
-        const uint32_t theirs = static_cast<uint32_t>(results.bits[c * 32 + other]);
-        all_classes |= theirs;
-        ASSERT_TRUE(theirs == mine || (theirs & mine) == 0)
-            << sweeps::describe(b, c, lane).name << ": lanes " << lane << " and " << other << " overlap";
-      }
-      ASSERT_TRUE(model::has_lane(mine, lane)) << sweeps::describe(b, c, lane).name << ": lane " << lane;
-      ASSERT_EQ(all_classes, p) << sweeps::describe(b, c, lane).name << ": lane " << lane;
-      ++lanes_checked;
+      law[lane].rule = &model::kNotCalled;
+      if (!model::has_lane(model::callers(scene), lane)) continue;
+      uint32_t same = model::lane_bit(lane);
+      for (int other = 0; other < 32; ++other)
+        if (model::has_lane(model::participants(scene, lane), other) && got[other] == got[lane])
+          same |= model::lane_bit(other);
+      law[lane] = {same, ~uint64_t{0}, -1, model::LaneClass::defined, &kPartitionLaw};
     }
-  }
-  EXPECT_GT(lanes_checked, 0u);
+    return law;
+  });
+  testing::CheckInfo info = sweeps::check_info(b);
+  info.arguments += "; the law on the GPU's output, not the model";
+  testing::expect_agrees(report, [&](size_t c, int lane) { return sweeps::describe(b, c, lane); },
+                         sweeps::hex_digits(model::Type::u32), info);
 }
 
 INSTANTIATE_TEST_SUITE_P(SomeTypes, MatchPartitionOnGpu, ::testing::Values(Type::u32, Type::f64, Type::long_),

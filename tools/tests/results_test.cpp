@@ -17,6 +17,8 @@ const char* kRecords =
     "\n"
     R"({"schema":"warpconf.results/1","record":"check","family":"shuffle","verdict":"pass","seed":"0x1","cases":4,"lanes":{"defined":128,"ptx-defined":0,"undefined":0,"not-called":0},"mismatches":{"defined":0,"ptx-defined":0,"undefined":0,"not-called":0},"known_deviations":[]})"
     "\n"
+    R"({"schema":"warpconf.results/1","record":"check","family":"algorithm","verdict":"planted-caught","seed":"0x2","cases":7,"lanes":{"defined":224,"ptx-defined":0,"undefined":0,"not-called":0},"mismatches":{"defined":9,"ptx-defined":0,"undefined":0,"not-called":0},"known_deviations":[]})"
+    "\n"
     R"({"schema":"warpconf.results/1","record":"check","family":"fns","verdict":"known-deviation","seed":null,"cases":1,"lanes":{"defined":0,"ptx-defined":32,"undefined":0,"not-called":0},"mismatches":{"defined":0,"ptx-defined":0,"undefined":0,"not-called":0},"known_deviations":[{"id":"fns.int-min","lanes":32}]})"
     "\n";
 
@@ -37,6 +39,12 @@ TEST(ResultsTool, sums_records_per_family_and_in_total) {
   std::ostringstream text;
   cli::print_results_text(s, text);
   EXPECT_NE(text.str().find("known deviation fns.int-min: 32 lanes"), std::string::npos) << text.str();
+  // A planted bug's check stays out of the families and the total, whose bad lanes stay 0.
+  EXPECT_EQ(s.families.count("algorithm"), 0u);
+  EXPECT_EQ(s.total.mismatches.at("defined"), 0u);
+  EXPECT_EQ(s.planted.records, 1u);
+  EXPECT_EQ(s.planted.verdicts.at("planted-caught"), 1u);
+  EXPECT_NE(text.str().find("planted-caught 1; 7 cases"), std::string::npos) << text.str();
 }
 
 TEST(ResultsTool, names_the_line_that_is_not_a_record) {

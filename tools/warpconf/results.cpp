@@ -83,6 +83,11 @@ ResultsSummary summarize_results(std::istream& in, const std::string& name) {
     } else if (kind == "check") {
       if (!r.contains("family") || !r.contains("verdict")) throw UsageError(where + "a check record without family or verdict");
       const FamilySums s = sums_of(r);
+      const std::string verdict = r["verdict"].get<std::string>();
+      if (verdict.rfind("planted-", 0) == 0) {
+        summary.planted.add(s);
+        continue;
+      }
       summary.families[r["family"].get<std::string>()].add(s);
       summary.total.add(s);
     } else {
@@ -120,12 +125,17 @@ void print_results_text(const ResultsSummary& s, std::ostream& out) {
   for (const auto& [verdict, n] : s.total.verdicts) out << " " << verdict << " " << n << ";";
   out << "\n";
   for (const auto& [id, n] : s.total.deviation_lanes) out << "known deviation " << id << ": " << n << " lanes\n";
+  if (s.planted.records == 0) return;
+  out << "planted bugs (deliberately wrong implementations, not in the rows above):";
+  for (const auto& [verdict, n] : s.planted.verdicts) out << " " << verdict << " " << n << ";";
+  out << " " << s.planted.cases << " cases\n";
 }
 
 void print_results_json(const ResultsSummary& s, std::ostream& out) {
   nlohmann::json families = nlohmann::json::object();
   for (const auto& [family, f] : s.families) families[family] = sums_json(f);
-  out << nlohmann::json{{"devices", s.devices}, {"families", families}, {"total", sums_json(s.total)}}.dump(2) << "\n";
+  out << nlohmann::json{{"devices", s.devices}, {"families", families}, {"total", sums_json(s.total)},
+                     {"planted", sums_json(s.planted)}}.dump(2) << "\n";
 }
 
 }  // namespace wc::cli

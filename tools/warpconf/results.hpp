@@ -23,6 +23,7 @@ struct FamilySums {
 struct ResultsSummary {
   std::map<std::string, FamilySums> families;
   FamilySums total;
+  FamilySums planted;  // checks of deliberately wrong implementations: apart from the families and the total
   std::vector<std::string> devices;  // one line per distinct device fingerprint
 };
 

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Measures the suite's power to catch bugs. Builds the suite once per planted bug of
-# fixtures/intrinsics/mutants.cuh (four builds at a time), then runs the GPU tests of the mutated
-# family, which must fail. A mutant whose build fails is reported as such and is not caught.
+# fixtures/intrinsics/mutants.cuh and fixtures/algorithms/mutants.cuh (four builds at a time), then
+# runs the GPU tests of the mutated family, which must fail. A mutant whose build fails is reported as such and is not caught.
 # Prints one line per mutant and "mutants caught: K of N"; exits 1 unless every mutant was built
 # and caught.
 # Usage: tools/mutation.sh [MUTANT ...]   (default: every mutant)
 # WARPCONF_MUTATION_DIR (default build/mutants), WARPCONF_MUTATION_HEADER (default
-# fixtures/intrinsics/mutants.cuh) and CMAKE_CUDA_ARCHITECTURES (default native) change where,
+# fixtures/intrinsics/mutants.cuh), WARPCONF_MUTATION_ALGORITHMS_HEADER (default
+# fixtures/algorithms/mutants.cuh) and CMAKE_CUDA_ARCHITECTURES (default native) change where,
 # against what and for which GPU the mutants are built.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
 dir=${WARPCONF_MUTATION_DIR:-$PWD/build/mutants}
 header=${WARPCONF_MUTATION_HEADER:-$PWD/fixtures/intrinsics/mutants.cuh}
+algorithms_header=${WARPCONF_MUTATION_ALGORITHMS_HEADER:-$PWD/fixtures/algorithms/mutants.cuh}
 architectures=${CMAKE_CUDA_ARCHITECTURES:-native}
 # mutant id | the GPU tests that must catch it (a ctest regex) | the bug
 table=(
@@ -41,6 +43,10 @@ table=(
   "23|Shuffle|shfl_down_sync moves only the low half of __half2 and __nv_bfloat162"
   "24|Shuffle|shfl_sync adds 0 to float and double: -0 becomes +0"
   "25|Match|match_any_sync compares float and double by value: -0 matches +0"
+  "26|Algorithm|reduce_butterfly stops a step short"
+  "27|Algorithm|inclusive_scan combines op(value, lower), its own partial first"
+  "28|Algorithm|reduce_down shuffles up"
+  "29|Algorithm|reduce folds its participants in descending lane order"
 )
 wanted=("$@")
 selected=()
@@ -52,20 +58,21 @@ if ((${#selected[@]} == 0)); then
   echo "mutation.sh: no mutant among: $*" >&2
   exit 2
 fi
-# The test binaries with GPU suites that use the seam (the CG tests do not); no SASS-check build.
+# The test binaries with GPU suites that use the seams (the CG tests do not); no SASS-check build.
 targets="conformance_shuffle conformance_vote conformance_match conformance_reduce conformance_fns
-         conformance_syncwarp conformance_relation properties_shuffle properties_vote properties_match
-         properties_reduce"
+         conformance_syncwarp conformance_relation conformance_algorithm properties_shuffle properties_vote
+         properties_match properties_reduce properties_algorithm"
 build() {
   local id=$1 tree=$dir/$1
   rm -f "$tree.built"
   cmake -S . -B "$tree" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$architectures" \
-    -DWARPCONF_INTRINSICS_HEADER="$header" -DWARPCONF_MUTANT="$id" -DWARPCONF_CUOBJDUMP=OFF >"$tree.log" 2>&1 &&
+    -DWARPCONF_INTRINSICS_HEADER="$header" -DWARPCONF_ALGORITHMS_HEADER="$algorithms_header" -DWARPCONF_MUTANT="$id" \
+    -DWARPCONF_CUOBJDUMP=OFF >"$tree.log" 2>&1 &&
     # shellcheck disable=SC2086 # one target a word
     cmake --build "$tree" -j 4 --target $targets >>"$tree.log" 2>&1 && touch "$tree.built"
 }
 export -f build
-export dir header architectures targets
+export dir header algorithms_header architectures targets
 mkdir -p "$dir"
 printf '%s\n' "${selected[@]}" | cut -d'|' -f1 | xargs -P 4 -I{} bash -c 'build {}'
 caught=0 survived=0 unbuilt=0

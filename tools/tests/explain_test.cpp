@@ -61,6 +61,19 @@ TEST(ExplainTool, classes_every_lane_of_a_partial_call) {
   EXPECT_EQ(j["lanes"][20]["class"], "not-called");
 }
 
+TEST(ExplainTool, follows_a_warp_algorithm_step_by_step) {
+  // docs/algorithms.md: a half butterfly over {2048, 1, 1, 1} rounds each step and gives 2050.
+  std::string values = "2048,1,1,1";
+  for (int lane = 4; lane < 32; ++lane) values += ",0";
+  const auto j = explain_json({"reduce_butterfly", "--operator", "sum", "--type", "f16", "--width", "4", "--mask",
+                               "0xf", "--values", values});
+  for (int lane = 0; lane < 4; ++lane) {
+    EXPECT_EQ(j["lanes"][lane]["value"], "2050");
+    EXPECT_NE(j["lanes"][lane]["rule"].get<std::string>().find("alg.reduce_butterfly"), std::string::npos);
+  }
+  EXPECT_EQ(j["lanes"][4]["class"], "not-called");
+}
+
 TEST(ExplainTool, marks_what_only_ptx_decides) {
   const auto j = explain_json({"shfl_down", "--type", "u32", "--mask", "0xffffffff", "--arg", "33"});
   EXPECT_EQ(j["lanes"][4]["class"], "ptx-defined");
@@ -120,6 +133,14 @@ TEST(ExplainTool, rejects_bad_input_with_status_2_and_one_line) {
        "lane 0"},
       {{"explain", "shfl", "--type", "i32", "--mask", "1", "--pred", "1"}, "does not take --pred"},
       {{"explain", "shfl", "--type", "i32", "--mask", "1", "--bogus"}, "--bogus"},
+      {{"explain", "reduce_butterfly", "--operator", "sum", "--type", "f16x2", "--mask", "1"}, "not 'f16x2'"},
+      {{"explain", "reduce_butterfly", "--operator", "bit_and", "--type", "f32", "--mask", "1"}, "integer types only"},
+      {{"explain", "reduce_butterfly", "--operator", "product", "--type", "f32", "--mask", "1"}, "unknown operator"},
+      {{"explain", "reduce_butterfly", "--type", "f32", "--mask", "1"}, "needs --operator"},
+      {{"explain", "inclusive_scan", "--operator", "sum", "--type", "i32", "--mask", "1", "--width", "12"},
+       "not a power of two"},
+      {{"explain", "inclusive_scan", "--operator", "sum", "--type", "i32", "--mask", "1", "--width", "64"}, "--width"},
+      {{"explain", "reduce", "--operator", "sum", "--type", "i32", "--mask", "1", "--arg", "1"}, "does not take --arg"},
       {{"explain"}, "OP"},
       {{}, "subcommand"},
   };

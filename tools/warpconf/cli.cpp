@@ -12,7 +12,7 @@ namespace wc::cli {
 namespace {
 
 constexpr const char* kValueOptions[] = {"--type", "--mask",   "--width", "--arg", "--exited",
-                                         "--else-arm", "--values", "--pred",  "--base"};
+                                         "--else-arm", "--values", "--pred",  "--base", "--operator"};
 
 constexpr const char* kExplainHelp =
     "Print what the CPU model says one call gives each lane: value, source lane, class and rule.\n"
@@ -23,7 +23,10 @@ constexpr const char* kExplainHelp =
     "those in --else-arm from the else arm of an if/else (a second program point).\n"
     "Votes (all, any, uni, ballot) take --pred, the mask of lanes whose predicate is true. match_any and\n"
     "match_all take --type i32 u32 long ulong i64 u64 f32 f64 (default values: lane L holds 100+L%4);\n"
-    "reduce_* take --type i32 or u32 (and, or, xor: u32). fns takes --mask M --base B --arg OFFSET.";
+    "reduce_* take --type i32 or u32 (and, or, xor: u32). fns takes --mask M --base B --arg OFFSET.\n"
+    "The warp algorithms (reduce, reduce_butterfly, reduce_down, inclusive_scan, exclusive_scan) take\n"
+    "--operator sum|min|max|bit_and|bit_or|bit_xor, --type i32 u32 i64 f32 f64 f16 bf16 and --width 1..32\n"
+    "(a power of two; default 32); by default lane L holds 1+L.";
 
 }  // namespace
 

@@ -14,7 +14,8 @@ namespace {
 using model::has_value;
 
 using Explainer = std::optional<Explanation> (*)(const ExplainOptions&);
-constexpr Explainer kExplainers[] = {explain_shuffle, explain_vote, explain_match, explain_reduce, explain_fns};
+constexpr Explainer kExplainers[] = {explain_shuffle, explain_vote, explain_match, explain_reduce, explain_fns,
+                                      explain_algorithm};
 
 std::string rule_text(const model::LaneOutcome& o) {
   std::string text = std::string(o.rule->id) + ": " + std::string(o.rule->text);
@@ -52,7 +53,8 @@ Explanation explain(const ExplainOptions& options) {
 
 std::string known_ops() {
   return "shfl, shfl_up, shfl_down, shfl_xor, all, any, uni, ballot, match_any, match_all, reduce_add, reduce_min, "
-         "reduce_max, reduce_and, reduce_or, reduce_xor, fns";
+         "reduce_max, reduce_and, reduce_or, reduce_xor, fns, and the warp algorithms reduce, reduce_butterfly, "
+         "reduce_down, inclusive_scan, exclusive_scan";
 }
 
 std::string hex(uint64_t v, int digits) {

@@ -1,0 +1,40 @@
+// `warpconf explain` for the warp algorithms: reduce, reduce_butterfly, reduce_down, inclusive_scan
+// and exclusive_scan, with --operator sum, min, max, bit_and, bit_or or bit_xor and a --width.
+#include "model/warp_algorithm.hpp"
+#include "warpconf/explain.hpp"
+#include "warpconf/numbers.hpp"
+
+namespace wc::cli {
+
+std::optional<Explanation> explain_algorithm(const ExplainOptions& options) {
+  const auto algorithm = model::warp_algorithm_from_name(options.op);
+  if (!algorithm) return std::nullopt;
+  const OptionReader read(options, {"--operator", "--type", "--width", "--mask", "--exited", "--else-arm", "--values"});
+  const std::string op_name = read.require("--operator");
+  const auto op = model::algorithm_op_from_name(op_name);
+  if (!op) throw UsageError("--operator: unknown operator '" + op_name + "'; known: sum min max bit_and bit_or bit_xor");
+  const std::string type_name = read.require("--type");
+  const auto type = model::type_from_name(type_name);
+  bool known_type = false;
+  for (model::Type t : model::kAlgorithmTypes) known_type = known_type || (type && t == *type);
+  if (!known_type) throw UsageError("--type: " + options.op + " takes i32 u32 i64 f32 f64 f16 bf16, not '" + type_name + "'");
+  if (!model::has_op(*op, *type)) throw UsageError("--operator: " + op_name + " takes integer types only");
+  const int width = static_cast<int>(parse_integer("--width", read.get("--width", "32"), 1, 32));
+  if ((width & (width - 1)) != 0) throw UsageError("--width: " + std::to_string(width) + " is not a power of two");
+  const CallScene call = read_scene(read);
+  model::PerLane<uint64_t> values{};
+  if (read.has("--values")) {
+    values = parse_lane_values("--values", read.get("--values", ""), *type);
+  } else {
+    for (int lane = 0; lane < 32; ++lane) values[lane] = *model::parse_value(*type, std::to_string(1 + lane));
+  }
+  Explanation e;
+  e.call = std::string(model::op_name(*algorithm)) + "<" + op_name + ">(" + call.text() + ", " +
+           std::string(model::info(*type).cpp) + " value, width=" + std::to_string(width) + ")";
+  e.hex_digits = model::info(*type).bits / 4;
+  e.value_text = [t = *type](uint64_t bits) { return model::format_value(t, bits); };
+  e.lanes = model::warp_algorithm(*algorithm, *op, *type, call.scene, width, values);
+  return e;
+}
+
+}  // namespace wc::cli

@@ -1,5 +1,7 @@
 // `warpconf explain` for the warp algorithms: reduce, reduce_butterfly, reduce_down, inclusive_scan
 // and exclusive_scan, with --operator sum, min, max, bit_and, bit_or or bit_xor and a --width.
+#include <algorithm>
+
 #include "model/warp_algorithm.hpp"
 #include "warpconf/explain.hpp"
 #include "warpconf/numbers.hpp"
@@ -15,9 +17,8 @@ std::optional<Explanation> explain_algorithm(const ExplainOptions& options) {
   if (!op) throw UsageError("--operator: unknown operator '" + op_name + "'; known: sum min max bit_and bit_or bit_xor");
   const std::string type_name = read.require("--type");
   const auto type = model::type_from_name(type_name);
-  bool known_type = false;
-  for (model::Type t : model::kAlgorithmTypes) known_type = known_type || (type && t == *type);
-  if (!known_type) throw UsageError("--type: " + options.op + " takes i32 u32 i64 f32 f64 f16 bf16, not '" + type_name + "'");
+  const auto& types = model::kAlgorithmTypes;
+  if (!type || std::find(types.begin(), types.end(), *type) == types.end()) throw UsageError("--type: " + options.op + " takes i32 u32 i64 f32 f64 f16 bf16, not '" + type_name + "'");
   if (!model::has_op(*op, *type)) throw UsageError("--operator: " + op_name + " takes integer types only");
   const int width = static_cast<int>(parse_integer("--width", read.get("--width", "32"), 1, 32));
   if ((width & (width - 1)) != 0) throw UsageError("--width: " + std::to_string(width) + " is not a power of two");

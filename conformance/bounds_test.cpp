@@ -2,6 +2,8 @@
 // outside the bound, in every format.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "testing/bounds.hpp"
 
 namespace wc {
@@ -46,6 +48,26 @@ TEST(Bounds, reject_one_ulp_past_the_bound) {
   EXPECT_TRUE(within(Bound{Number::bf16, 0, 0, 1}, 0x3F81, 0x3F80));
   EXPECT_FALSE(within(Bound{Number::bf16, 0, 0, 1}, 0x3F82, 0x3F80));
   EXPECT_FALSE(within(Bound{Number::f64, 0, 0, 0}, 0x3FF0000000000001, 0x3FF0000000000000));
+}
+
+TEST(Tolerances, hold_a_value_to_its_distance_from_the_exact_one) {
+  using model::Tolerance;
+  using model::Type;
+  const double nan = std::nan(""), inf = HUGE_VAL;
+  const Tolerance third{Type::f32, 1.0 / 3.0, 0x1p-25};  // 0x3EAAAAAB rounds 1/3 within 2^-26
+  EXPECT_TRUE(within(third, 0x3EAAAAAB));
+  EXPECT_FALSE(within(third, 0x3EAAAAAD)) << "two ulps of 1/3 lie 1.5 * 2^-25 from it";
+  EXPECT_FALSE(within(third, 0x7FC00000)) << "a NaN is never near a number";
+  EXPECT_TRUE(within(Tolerance{Type::f32, nan, 0}, 0xFFC00001)) << "any NaN matches a NaN";
+  EXPECT_FALSE(within(Tolerance{Type::f32, nan, 1e30}, 0x3F800000));
+  EXPECT_TRUE(within(Tolerance{Type::f16, inf, 0}, 0x7C00));
+  EXPECT_FALSE(within(Tolerance{Type::f16, inf, 1e30}, 0x7BFF)) << "the largest half is not +inf";
+  EXPECT_FALSE(within(Tolerance{Type::f32, 1e38, 1e38}, 0x7F800000)) << "an infinity is not near a finite value";
+  EXPECT_TRUE(within(Tolerance{Type::bf16, 0, 0}, 0x8000)) << "-0 is 0";
+  EXPECT_TRUE(within(Tolerance{Type::f32, 0x1p-149, 0}, 0x00000001)) << "the smallest denormal, exactly";
+  EXPECT_FALSE(within(Tolerance{Type::f32, 0x1p-149, 0x1p-150}, 0x00000002));
+  EXPECT_TRUE(within(Tolerance{Type::f64, 1.0, 0x1p-52}, 0x3FF0000000000001)) << "one ulp above 1, on the bound";
+  EXPECT_FALSE(within(Tolerance{Type::f64, 1.0, 0x1p-53}, 0x3FF0000000000001)) << "one ulp outside a half-ulp bound";
 }
 
 }  // namespace

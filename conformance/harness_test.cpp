@@ -85,6 +85,42 @@ TEST(CompareHarness, fails_a_lane_that_wrote_without_calling) {
   EXPECT_EQ(compare_lane0(nobody_calls, gpu::kSentinel, 0).bad_lanes(), 0u);
 }
 
+TEST(CompareHarness, counts_only_written_wrong_values_as_what_catches_a_planted_bug) {
+  EXPECT_EQ(compare_lane0(one_defined_lane(1), gpu::kSentinel, 0).wrong_values, 0u) << "a kernel that never ran";
+  EXPECT_EQ(compare_lane0(one_defined_lane(1), 2, 1).wrong_values, 1u);
+  EXPECT_EQ(compare_lane0(model::WarpOutcome{}, 0, 1).wrong_values, 1u) << "a write where no call was made";
+}
+
+TEST(CompareHarness, holds_a_tolerance_lane_to_its_bound_not_its_bits) {
+  model::WarpOutcome want = one_defined_lane(0);
+  want[0].tolerance = model::Tolerance{model::Type::f32, 1.0, 0x1p-23};
+  EXPECT_EQ(compare_lane0(want, 0x3F800001, 1).bad_lanes(), 0u) << "one ulp above 1.0f, on the bound";
+  EXPECT_EQ(compare_lane0(want, 0x3F800002, 1).bad_lanes(), 1u);
+  EXPECT_EQ(compare_lane0(want, 0x3F800000, 0).bad_lanes(), 1u) << "a lane that never wrote is never within";
+}
+
+TEST(CompareHarness, compares_every_output_of_a_case_whose_lanes_write_several) {
+  std::vector<model::LaneOutcome> want(70);
+  for (size_t e = 0; e < 64; ++e) {
+    want[e].cls = LaneClass::defined;
+    want[e].bits = e;
+  }
+  std::vector<uint64_t> got(70, gpu::kSentinel);
+  std::vector<uint8_t> wrote(70, 0);
+  for (size_t e = 0; e < 64; ++e) got[e] = e, wrote[e] = 1;
+  testing::CheckReport report;
+  testing::compare_outputs(0, want.data(), want.size(), got.data(), wrote.data(), report);
+  EXPECT_TRUE(report.clean());
+  got[69] = 0, wrote[69] = 1;  // a write past the row's end
+  got[40] = 0;
+  testing::CheckReport bad;
+  testing::compare_outputs(0, want.data(), want.size(), got.data(), wrote.data(), bad);
+  EXPECT_EQ(bad.bad_lanes(), 2u);
+  ASSERT_TRUE(bad.first && bad.last);
+  EXPECT_EQ(bad.first->lane, 40);
+  EXPECT_EQ(bad.last->lane, 69);
+}
+
 TEST(CompareHarness, does_not_call_a_check_of_nothing_clean) {
   const testing::CheckReport report = compare_lane0(model::WarpOutcome{}, gpu::kSentinel, 0);
   EXPECT_EQ(report.bad_lanes(), 0u);

@@ -122,7 +122,9 @@ TEST_P(MatchPartitionOnGpu, classes_partition_the_participants) {
       for (int other = 0; other < 32; ++other)
         if (model::has_lane(model::participants(scene, lane), other) && got[other] == got[lane])
           same |= model::lane_bit(other);
-      law[lane] = {same, ~uint64_t{0}, -1, model::LaneClass::defined, &kPartitionLaw};
+      law[lane].bits = same;
+      law[lane].cls = model::LaneClass::defined;
+      law[lane].rule = &kPartitionLaw;
     }
     return law;
   });

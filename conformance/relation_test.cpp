@@ -35,7 +35,7 @@ TEST_P(RelationOnGpu, holds_and_agrees_with_the_model) {
   const RelationParam p = GetParam();
   if (gpu::uses_reduce(p.relation))
     if (auto why = testing::not_supported(gpu::kReduceComputeCapability, "__reduce_*_sync")) GTEST_SKIP() << *why;
-  sweeps::expect_gpu_agrees(sweeps::relation_batch(p.relation, p.type), 16);
+  sweeps::expect_gpu_agrees(sweeps::relation_batch(p.relation, p.type), 8);
 }
 
 std::string param_name(const ::testing::TestParamInfo<RelationParam>& info) {

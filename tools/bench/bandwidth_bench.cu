@@ -1,0 +1,236 @@
+// Bandwidth of the warp algorithms on large inputs, against the device-to-device copy measured in
+// the same run: the suite's reduction (wc::alg::reduce_butterfly per warp) and CUB's
+// DeviceReduce::Sum. Every kernel's result is checked before its figure is printed: a fast wrong
+// kernel is a failure (exit status 1), not a figure. Usage: warpconf_bandwidth [repetitions]
+#include <cuda_runtime.h>
+
+#include <cub/device/device_reduce.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include WARPCONF_ALGORITHMS_HEADER
+
+namespace {
+
+void check(cudaError_t status, const char* what) {
+  if (status == cudaSuccess) return;
+  std::fprintf(stderr, "warpconf_bandwidth: %s: %s\n", what, cudaGetErrorString(status));
+  std::exit(1);
+}
+
+template <class T>
+struct DeviceBuffer {
+  T* data = nullptr;
+  size_t size = 0;
+  explicit DeviceBuffer(size_t n) : size(n) { check(cudaMalloc(&data, n * sizeof(T)), "cudaMalloc"); }
+  ~DeviceBuffer() { cudaFree(data); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  size_t bytes() const { return size * sizeof(T); }
+};
+
+// Median and median absolute deviation of a kernel's time, from CUDA events around each repetition
+// after warm-up runs.
+struct Timing {
+  double median_s = 0, mad_s = 0;
+};
+
+Timing time_it(int repetitions, const std::function<void()>& launch) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  for (int i = 0; i < 3; ++i) launch();
+  std::vector<double> seconds;
+  for (int i = 0; i < repetitions; ++i) {
+    check(cudaEventRecord(start), "cudaEventRecord");
+    launch();
+    check(cudaEventRecord(stop), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    seconds.push_back(ms * 1e-3);
+  }
+  check(cudaGetLastError(), "kernel");
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  const auto median = [](std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  };
+  Timing t;
+  t.median_s = median(seconds);
+  std::vector<double> deviations;
+  for (double s : seconds) deviations.push_back(std::fabs(s - t.median_s));
+  t.mad_s = median(deviations);
+  return t;
+}
+
+// One figure: the bytes the kernel must move, over its median time.
+void print_figure(const char* what, double bytes, const Timing& t, double copy_gbps) {
+  const double gbps = bytes / t.median_s * 1e-9;
+  std::printf("%-44s %9.1f us  (MAD %5.1f us)  %7.1f GB/s", what, t.median_s * 1e6, t.mad_s * 1e6, gbps);
+  if (copy_gbps > 0) std::printf("  %.3f of copy", gbps / copy_gbps);
+  std::printf("\n");
+}
+
+constexpr int kThreads = 256;
+constexpr int kWarps = kThreads / 32;
+
+// Each thread sums four-element vectors over a grid-stride loop, then its warp by the xor
+// butterfly of the seam, then the block's warps in warp 0; one partial per block.
+template <class T, class Vector>
+__global__ void reduce_partials(const Vector* in, size_t vectors, T* partials) {
+  __shared__ T warp_sums[kWarps];
+  T acc{};
+  for (size_t i = blockIdx.x * size_t{kThreads} + threadIdx.x; i < vectors; i += size_t{gridDim.x} * kThreads) {
+    const Vector v = in[i];
+    acc += (v.x + v.y) + (v.z + v.w);
+  }
+  acc = wc::alg::reduce_butterfly(0xFFFFFFFFu, acc, wc::alg::plus{});
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    T block = threadIdx.x < kWarps ? warp_sums[threadIdx.x] : T{};
+    block = wc::alg::reduce_butterfly(0xFFFFFFFFu, block, wc::alg::plus{});
+    if (threadIdx.x == 0) partials[blockIdx.x] = block;
+  }
+}
+
+// The blocks' partials, in one block.
+template <class T>
+__global__ void reduce_final(const T* partials, int n, T* total) {
+  __shared__ T warp_sums[kWarps];
+  T acc{};
+  for (int i = threadIdx.x; i < n; i += kThreads) acc += partials[i];
+  acc = wc::alg::reduce_butterfly(0xFFFFFFFFu, acc, wc::alg::plus{});
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    T block = threadIdx.x < kWarps ? warp_sums[threadIdx.x] : T{};
+    block = wc::alg::reduce_butterfly(0xFFFFFFFFu, block, wc::alg::plus{});
+    if (threadIdx.x == 0) *total = block;
+  }
+}
+
+template <class T>
+T fetch(const T* device_value) {
+  T host;
+  check(cudaMemcpy(&host, device_value, sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
+  return host;
+}
+
+// Fills with a counter-based pattern: small integers for int (their sum is exact modulo 2^32), and
+// values in [0, 1) for float.
+template <class T>
+std::vector<T> pattern(size_t n) {
+  std::vector<T> v(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 32;
+    if constexpr (std::is_same_v<T, float>)
+      v[i] = static_cast<float>(x >> 40) * 0x1p-24f;
+    else
+      v[i] = static_cast<int>(x % 2001) - 1000;
+  }
+  return v;
+}
+
+// The check of a sum: int exactly (wrapping), float within the error bound of recursive summation
+// in any order, gamma_n * sum |x_i| with n the number of elements.
+template <class T>
+bool sum_is_right(const std::vector<T>& host, T got, std::string& why) {
+  if constexpr (std::is_same_v<T, float>) {
+    long double exact = 0, magnitude = 0;
+    for (float x : host) exact += x, magnitude += std::fabs(x);
+    const long double u = 0x1p-24L, n = static_cast<long double>(host.size());
+    const long double bound = std::min<long double>(n * u / (1 - std::min<long double>(n * u, 0.5L)), 1) * magnitude;
+    why = "got " + std::to_string(got) + ", exact " + std::to_string(static_cast<double>(exact)) + ", bound " +
+          std::to_string(static_cast<double>(bound));
+    return std::fabs(static_cast<long double>(got) - exact) <= bound;
+  } else {
+    uint32_t exact = 0;
+    for (int x : host) exact += static_cast<uint32_t>(x);
+    why = "got " + std::to_string(got) + ", exact " + std::to_string(static_cast<int>(exact));
+    return static_cast<uint32_t>(got) == exact;
+  }
+}
+
+template <class T, class Vector>
+bool bench_reduction(const char* type, size_t n, int repetitions, double copy_gbps, int sms) {
+  const std::vector<T> host = pattern<T>(n);
+  DeviceBuffer<T> in(n), total(1), cub_total(1);
+  DeviceBuffer<T> partials(static_cast<size_t>(sms) * 8);
+  check(cudaMemcpy(in.data, host.data(), in.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
+  const int blocks = sms * 8;
+  const auto suite = [&] {
+    reduce_partials<T, Vector><<<blocks, kThreads>>>(reinterpret_cast<const Vector*>(in.data), n / 4, partials.data);
+    reduce_final<T><<<1, kThreads>>>(partials.data, blocks, total.data);
+  };
+  size_t temp_bytes = 0;
+  check(cub::DeviceReduce::Sum(nullptr, temp_bytes, in.data, cub_total.data, n), "cub::DeviceReduce::Sum");
+  DeviceBuffer<unsigned char> temp(temp_bytes);
+  const auto library = [&] {
+    check(cub::DeviceReduce::Sum(temp.data, temp_bytes, in.data, cub_total.data, n), "cub::DeviceReduce::Sum");
+  };
+  struct Kernel {
+    const char* name;
+    std::function<void()> launch;
+    const T* result;
+  };
+  bool right = true;
+  const std::vector<Kernel> kernels = {{"reduce_butterfly", suite, total.data},
+                                       {"cub::DeviceReduce::Sum", library, cub_total.data}};
+  for (const Kernel& k : kernels) {
+    const Timing t = time_it(repetitions, k.launch);
+    const T got = fetch(k.result);
+    std::string why;
+    const std::string what = std::string(k.name) + "<" + type + "> " + std::to_string(n >> 20) + "Mi";
+    if (!sum_is_right(host, got, why)) {
+      std::printf("%-44s WRONG: %s\n", what.c_str(), why.c_str());
+      right = false;
+      continue;
+    }
+    print_figure(what.c_str(), static_cast<double>(in.bytes()), t, copy_gbps);
+  }
+  return right;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int repetitions = argc > 1 ? std::atoi(argv[1]) : 20;
+  if (argc > 2 || repetitions < 1) {
+    std::fprintf(stderr, "usage: warpconf_bandwidth [repetitions >= 1]\n");
+    return 2;
+  }
+  cudaDeviceProp prop{};
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+    std::fprintf(stderr, "warpconf_bandwidth: no CUDA device\n");
+    return 1;
+  }
+  std::printf("%s, sm_%d%d, %d SMs; median of %d repetitions after 3 warm-up runs\n", prop.name, prop.major,
+              prop.minor, prop.multiProcessorCount, repetitions);
+
+  constexpr size_t kElements = size_t{1} << 28;  // 1 GiB of 4-byte values
+  DeviceBuffer<float> from(kElements), to(kElements);
+  check(cudaMemset(from.data, 0, from.bytes()), "cudaMemset");
+  const Timing copy = time_it(repetitions, [&] {
+    check(cudaMemcpyAsync(to.data, from.data, from.bytes(), cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
+  });
+  const double copy_gbps = 2.0 * static_cast<double>(from.bytes()) / copy.median_s * 1e-9;
+  print_figure("device-to-device copy (read + write) 1Gi", 2.0 * static_cast<double>(from.bytes()), copy, 0);
+
+  bool right = bench_reduction<float, float4>("float", kElements, repetitions, copy_gbps, prop.multiProcessorCount);
+  right = bench_reduction<int, int4>("int", kElements, repetitions, copy_gbps, prop.multiProcessorCount) && right;
+  return right ? 0 : 1;
+}

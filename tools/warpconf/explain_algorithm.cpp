@@ -1,7 +1,9 @@
 // `warpconf explain` for the warp algorithms: reduce, reduce_butterfly, reduce_down, inclusive_scan
-// and exclusive_scan, with --operator sum, min, max, bit_and, bit_or or bit_xor and a --width.
+// and exclusive_scan, with --operator sum, min, max, bit_and, bit_or or bit_xor and a --width; with
+// --library cg, cub, cub_sum or cub_no_initial (and cub's --initial), the library's order-free model.
 #include <algorithm>
 
+#include "model/library_algorithm.hpp"
 #include "model/warp_algorithm.hpp"
 #include "warpconf/explain.hpp"
 #include "warpconf/numbers.hpp"
@@ -11,7 +13,7 @@ namespace wc::cli {
 std::optional<Explanation> explain_algorithm(const ExplainOptions& options) {
   const auto algorithm = model::warp_algorithm_from_name(options.op);
   if (!algorithm) return std::nullopt;
-  const OptionReader read(options, {"--operator", "--type", "--width", "--mask", "--exited", "--else-arm", "--values"});
+  const OptionReader read(options, {"--operator", "--type", "--width", "--mask", "--exited", "--else-arm", "--values", "--library", "--initial"});
   const std::string op_name = read.require("--operator");
   const auto op = model::algorithm_op_from_name(op_name);
   if (!op) throw UsageError("--operator: unknown operator '" + op_name + "'; known: sum min max bit_and bit_or bit_xor");
@@ -34,6 +36,17 @@ std::optional<Explanation> explain_algorithm(const ExplainOptions& options) {
            std::string(model::info(*type).cpp) + " value, width=" + std::to_string(width) + ")";
   e.hex_digits = model::info(*type).bits / 4;
   e.value_text = [t = *type](uint64_t bits) { return model::format_value(t, bits); };
+  if (read.has("--library")) {
+    const std::string library = read.get("--library", "");
+    const auto library_call = model::library_call(library, *algorithm);
+    if (!library_call) throw UsageError("--library: '" + library + "' has no " + options.op + "; known: cg cub cub_sum cub_no_initial");
+    const auto initial = model::parse_value(*type, read.get("--initial", "0"));
+    if (!initial) throw UsageError("--initial: not a value of " + type_name);
+    e.call = std::string(model::op_name(*library_call)) + "<" + op_name + ">(" + call.text() + ", " +
+             std::string(model::info(*type).cpp) + " value, logical warp=" + std::to_string(width) + ")";
+    e.lanes = model::library_algorithm(*library_call, *op, *type, call.scene, width, values, *initial);
+    return e;
+  }
   e.lanes = model::warp_algorithm(*algorithm, *op, *type, call.scene, width, values);
   return e;
 }

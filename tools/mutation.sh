@@ -47,6 +47,9 @@ table=(
   "27|Algorithm|inclusive_scan combines op(value, lower), its own partial first"
   "28|Algorithm|reduce_down shuffles up"
   "29|Algorithm|reduce folds its participants in descending lane order"
+  "32|Pattern|compact counts the lanes below with lanemask_le: every slot one too far"
+  "33|Pattern|histogram takes __ffs as 0-based: the group's second lane adds"
+  "34|Pattern|segmented_reduce: a head closes the segment below it instead of opening its own"
 )
 wanted=("$@")
 selected=()
@@ -61,7 +64,7 @@ fi
 # The test binaries with GPU suites that use the seams (the CG tests do not); no SASS-check build.
 targets="conformance_shuffle conformance_vote conformance_match conformance_reduce conformance_fns
          conformance_syncwarp conformance_relation conformance_algorithm properties_shuffle properties_vote
-         properties_match properties_reduce properties_algorithm"
+         properties_match properties_reduce properties_algorithm conformance_pattern properties_pattern"
 build() {
   local id=$1 tree=$dir/$1
   rm -f "$tree.built"

@@ -74,6 +74,21 @@ TEST(ExplainTool, follows_a_warp_algorithm_step_by_step) {
   EXPECT_EQ(j["lanes"][4]["class"], "not-called");
 }
 
+TEST(ExplainTool, shows_either_half_of_a_patterns_outputs) {
+  // docs/algorithms.md: compact of the odd lanes of 1..32 stores 2, 4, ... in slots 0-15; each lane counts 16.
+  std::string odd = "0";
+  for (int lane = 1; lane < 32; ++lane) odd += lane % 2 ? ",1" : ",0";
+  const auto slots = explain_json({"compact", "--mask", "0xffffffff", "--flags", odd});
+  EXPECT_EQ(slots["lanes"][0]["value"], "2");
+  EXPECT_EQ(slots["lanes"][15]["value"], "32");
+  EXPECT_EQ(slots["lanes"][16]["class"], "not-called");
+  const auto counts = explain_json({"compact", "--mask", "0xffffffff", "--flags", odd, "--show", "counts"});
+  EXPECT_EQ(counts["lanes"][7]["value"], "16");
+  // docs/algorithms.md: argmax of 1..32 names lane 31 in every lane.
+  const auto lanes = explain_json({"argmax", "--type", "f32", "--mask", "0xffffffff", "--show", "lanes"});
+  EXPECT_EQ(lanes["lanes"][0]["value"], "31");
+}
+
 TEST(ExplainTool, marks_what_only_ptx_decides) {
   const auto j = explain_json({"shfl_down", "--type", "u32", "--mask", "0xffffffff", "--arg", "33"});
   EXPECT_EQ(j["lanes"][4]["class"], "ptx-defined");

@@ -15,7 +15,7 @@ using model::has_value;
 
 using Explainer = std::optional<Explanation> (*)(const ExplainOptions&);
 constexpr Explainer kExplainers[] = {explain_shuffle, explain_vote, explain_match, explain_reduce, explain_fns,
-                                      explain_algorithm};
+                                      explain_algorithm, explain_pattern};
 
 std::string rule_text(const model::LaneOutcome& o) {
   std::string text = std::string(o.rule->id) + ": " + std::string(o.rule->text);
@@ -54,7 +54,7 @@ Explanation explain(const ExplainOptions& options) {
 std::string known_ops() {
   return "shfl, shfl_up, shfl_down, shfl_xor, all, any, uni, ballot, match_any, match_all, reduce_add, reduce_min, "
          "reduce_max, reduce_and, reduce_or, reduce_xor, fns, and the warp algorithms reduce, reduce_butterfly, "
-         "reduce_down, inclusive_scan, exclusive_scan";
+         "reduce_down, inclusive_scan, exclusive_scan, and the warp patterns segmented_reduce, compact, histogram, argmax";
 }
 
 std::string hex(uint64_t v, int digits) {

@@ -61,6 +61,7 @@ std::optional<Explanation> explain_match(const ExplainOptions&);
 std::optional<Explanation> explain_reduce(const ExplainOptions&);
 std::optional<Explanation> explain_fns(const ExplainOptions&);
 std::optional<Explanation> explain_algorithm(const ExplainOptions&);
+std::optional<Explanation> explain_pattern(const ExplainOptions&);
 
 void print_text(const Explanation&, std::ostream&);
 void print_json(const Explanation&, std::ostream&);

@@ -47,6 +47,8 @@ table=(
   "27|Algorithm|inclusive_scan combines op(value, lower), its own partial first"
   "28|Algorithm|reduce_down shuffles up"
   "29|Algorithm|reduce folds its participants in descending lane order"
+  "30|BlockAlgorithm|block_reduce reduces a partial last warp with the full mask"
+  "31|BlockAlgorithm|block_reduce counts warps as threads / 32, dropping a partial last warp"
   "32|Pattern|compact counts the lanes below with lanemask_le: every slot one too far"
   "33|Pattern|histogram takes __ffs as 0-based: the group's second lane adds"
   "34|Pattern|segmented_reduce: a head closes the segment below it instead of opening its own"
@@ -64,7 +66,8 @@ fi
 # The test binaries with GPU suites that use the seams (the CG tests do not); no SASS-check build.
 targets="conformance_shuffle conformance_vote conformance_match conformance_reduce conformance_fns
          conformance_syncwarp conformance_relation conformance_algorithm properties_shuffle properties_vote
-         properties_match properties_reduce properties_algorithm conformance_pattern properties_pattern"
+         properties_match properties_reduce properties_algorithm conformance_pattern properties_pattern
+         conformance_block properties_block"
 build() {
   local id=$1 tree=$dir/$1
   rm -f "$tree.built"

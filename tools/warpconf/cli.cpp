@@ -12,7 +12,8 @@ namespace wc::cli {
 namespace {
 
 constexpr const char* kValueOptions[] = {"--type", "--mask",   "--width", "--arg", "--exited",
-                                         "--else-arm", "--values", "--pred",  "--base", "--operator"};
+                                         "--else-arm", "--values", "--pred",  "--base", "--operator",
+                                         "--variant",  "--exp"};
 
 constexpr const char* kExplainHelp =
     "Print what the CPU model says one call gives each lane: value, source lane, class and rule.\n"
@@ -26,7 +27,10 @@ constexpr const char* kExplainHelp =
     "reduce_* take --type i32 or u32 (and, or, xor: u32). fns takes --mask M --base B --arg OFFSET.\n"
     "The warp algorithms (reduce, reduce_butterfly, reduce_down, inclusive_scan, exclusive_scan) take\n"
     "--operator sum|min|max|bit_and|bit_or|bit_xor, --type i32 u32 i64 f32 f64 f16 bf16 and --width 1..32\n"
-    "(a power of two; default 32); by default lane L holds 1+L.";
+    "(a power of two; default 32); by default lane L holds 1+L.\n"
+    "softmax takes --variant three_pass|two_pass|online, --exp expf|__expf (default expf), --type f32 f16 bf16\n"
+    "(default f32) and --values, a row of any length; it prints per element the exact value and the bound,\n"
+    "and the row-sum bound.";
 
 }  // namespace
 

@@ -2,7 +2,7 @@
 // derives them, the rows the contract fixes exactly, and the bound's teeth: host emulations of the
 // correct variants stay inside it, each known mistake exceeds it on its row. SoftmaxOnGpu: the
 // special rows and every length from 1 to 4097 for every variant, exp and type; the shift relation
-// bit for bit. KnownBadSoftmaxOnGpu: each known-bad kernel caught on its row.
+// bit for bit. (KnownBadSoftmaxOnGpu, in properties/softmax_properties.cpp, runs the known-bad kernels.)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -273,18 +273,6 @@ TEST_F(SoftmaxOnGpu, shifting_a_row_by_an_exact_constant_keeps_every_bit) {
     EXPECT_EQ(differ, 0u) << spec_text(spec) << ": " << differ << " of " << compared << " outputs changed under the shift";
     EXPECT_GT(compared, 0u);
   }
-}
-
-class KnownBadSoftmaxOnGpu : public testing::GpuTest {};
-
-// The known-bad kernels take fp32 rows; SoftmaxModel shows each mistake in every type.
-TEST_F(KnownBadSoftmaxOnGpu, each_is_caught_on_its_row) {
-  for (const Mistake& m : kMistakes)
-    for (ExpFunction e : model::kExpFunctions) {
-      const sweeps::NamedRow row = sweeps::teeth_row(m.bad);
-      sweeps::expect_softmax_catches(
-          sweeps::softmax_batch({m.claims, e, m.bad}, Type::f32, {row}, static_cast<int>(row.values.size()), "teeth row"));
-    }
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Row softmax, properties: laws of the model on random rows (no GPU), the GPU against the model on
 // random rows of every variant, exp and type, the exact relations on the GPU's outputs (argmax,
-// equal maxima, row sums), and each known-bad softmax caught on random rows, shrunk.
+// equal maxima, row sums), and each known-bad softmax caught on its teeth row and on random rows, shrunk.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -132,6 +132,17 @@ constexpr RandomMistake kRandomMistakes[] = {
 };
 
 class KnownBadSoftmaxOnGpu : public testing::GpuTest {};
+
+// The rows docs/softmax-bound.md names ("Teeth"); the kernels take fp32 rows, and SoftmaxModel
+// shows each mistake exceeding the bound in every type.
+TEST_F(KnownBadSoftmaxOnGpu, each_is_caught_on_its_teeth_row) {
+  for (const RandomMistake& m : kRandomMistakes)
+    for (ExpFunction e : model::kExpFunctions) {
+      const sweeps::NamedRow row = sweeps::teeth_row(m.bad);
+      sweeps::expect_softmax_catches(sweeps::softmax_batch({m.claims, e, m.bad}, Type::f32, {row},
+                                                           static_cast<int>(row.values.size()), "teeth row"));
+    }
+}
 
 TEST_F(KnownBadSoftmaxOnGpu, each_is_caught_on_random_rows_with_a_shrunk_counterexample) {
   for (const RandomMistake& m : kRandomMistakes) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -242,6 +243,28 @@ TEST(ExplainTool, rejects_bad_input_for_the_new_ops_with_status_2) {
     EXPECT_EQ(r.status, 2) << bad.complaint;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find(bad.complaint), std::string::npos) << "want '" << bad.complaint << "' in: " << r.err;
+  }
+}
+
+TEST(ExplainTool, gives_softmax_per_element_with_its_bound_and_the_row_sum_bound) {
+  const auto j = explain_json({"softmax", "--variant", "online", "--type", "f32", "--values", "0,0,-inf,0"});
+  ASSERT_EQ(j["elements"].size(), 4u);
+  EXPECT_EQ(j["elements"][0]["exact"], "0.333333333");
+  EXPECT_GT(j["elements"][0]["bound"].get<double>(), 0);
+  EXPECT_LT(j["elements"][0]["bound"].get<double>(), 1e-4);
+  EXPECT_EQ(j["elements"][2]["bound"], "bit for bit");
+  EXPECT_GT(j["row_sum_bound"].get<double>(), 3 * j["elements"][0]["bound"].get<double>() * 0.99);
+  const CliRun text = run_cli({"explain", "softmax", "--variant", "three_pass", "--exp", "__expf", "--values", "1,2"});
+  EXPECT_EQ(text.status, 0);
+  EXPECT_NE(text.out.find("row sum: |sum_j y_j - 1| <= "), std::string::npos) << text.out;
+  for (std::vector<std::string> bad : {std::vector<std::string>{"explain", "softmax", "--values", "1"},
+                                       {"explain", "softmax", "--variant", "online", "--exp", "exp2f", "--values", "1"},
+                                       {"explain", "softmax", "--variant", "online", "--type", "f64", "--values", "1"},
+                                       {"explain", "softmax", "--variant", "online", "--values", "1,,2"},
+                                       {"explain", "softmax", "--variant", "online", "--mask", "1", "--values", "1"}}) {
+    const CliRun r = run_cli(bad);
+    EXPECT_EQ(r.status, 2) << bad.back();
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
 }
 

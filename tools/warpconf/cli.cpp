@@ -13,7 +13,7 @@ namespace {
 
 constexpr const char* kValueOptions[] = {"--type", "--mask",   "--width", "--arg", "--exited",
                                          "--else-arm", "--values", "--pred",  "--base", "--operator",
-                                         "--library", "--initial", "--flags", "--show"};
+                                         "--library", "--initial", "--flags", "--show", "--variant", "--exp"};
 
 constexpr const char* kExplainHelp =
     "Print what the CPU model says one call gives each lane: value, source lane, class and rule.\n"
@@ -32,7 +32,11 @@ constexpr const char* kExplainHelp =
     "The warp patterns take --flags, one int for every lane or 32: segmented_reduce (with --operator) its\n"
     "heads, compact its keep flags, histogram its bins 0..31; argmax takes none. compact and argmax have\n"
     "64 outputs: --show slots|counts and --show max|lanes pick 32 of them. --type as the algorithms'\n"
-    "(histogram: i32; default i32); by default lane L holds 1+L.";
+    "(histogram: i32; default i32); by default lane L holds 1+L.\n"
+
+    "softmax takes --variant three_pass|two_pass|online, --exp expf|__expf (default expf), --type f32 f16 bf16\n"
+    "(default f32) and --values, a row of any length; it prints per element the exact value and the bound,\n"
+    "and the row-sum bound.";
 
 }  // namespace
 

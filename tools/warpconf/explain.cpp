@@ -15,7 +15,7 @@ using model::has_value;
 
 using Explainer = std::optional<Explanation> (*)(const ExplainOptions&);
 constexpr Explainer kExplainers[] = {explain_shuffle, explain_vote, explain_match, explain_reduce, explain_fns,
-                                      explain_algorithm, explain_pattern};
+                                      explain_algorithm, explain_pattern, explain_softmax};
 
 std::string rule_text(const model::LaneOutcome& o) {
   std::string text = std::string(o.rule->id) + ": " + std::string(o.rule->text);
@@ -54,7 +54,7 @@ Explanation explain(const ExplainOptions& options) {
 std::string known_ops() {
   return "shfl, shfl_up, shfl_down, shfl_xor, all, any, uni, ballot, match_any, match_all, reduce_add, reduce_min, "
          "reduce_max, reduce_and, reduce_or, reduce_xor, fns, and the warp algorithms reduce, reduce_butterfly, "
-         "reduce_down, inclusive_scan, exclusive_scan, and the warp patterns segmented_reduce, compact, histogram, argmax";
+         "reduce_down, inclusive_scan, exclusive_scan, and the warp patterns segmented_reduce, compact, histogram, argmax, and softmax";
 }
 
 std::string hex(uint64_t v, int digits) {
@@ -76,6 +76,7 @@ std::string CallScene::text() const {
 }
 
 void print_text(const Explanation& e, std::ostream& out) {
+  if (e.print) return e.print(out, false);
   out << e.call << "\n";
   char line[256];
   std::snprintf(line, sizeof line, "%4s  %-*s  %-14s %6s  %-12s %s\n", "lane", e.hex_digits + 2, "bits", "value",
@@ -100,6 +101,7 @@ void print_text(const Explanation& e, std::ostream& out) {
 }
 
 void print_json(const Explanation& e, std::ostream& out) {
+  if (e.print) return e.print(out, true);
   nlohmann::json lanes = nlohmann::json::array();
   for (int lane = 0; lane < model::kWarpSize; ++lane) {
     const model::LaneOutcome& o = e.lanes[lane];

@@ -26,6 +26,7 @@ struct Explanation {
   std::function<std::string(uint64_t bits)> value_text;
   model::WarpOutcome lanes;
   std::map<int, bool> pred;  // match_all: the predicate each calling lane gets
+  std::function<void(std::ostream&, bool json)> print;  // an op whose results are not one a lane prints itself
 };
 
 // Text of an option, or its default; throws UsageError for options the op does not take.
@@ -62,6 +63,7 @@ std::optional<Explanation> explain_reduce(const ExplainOptions&);
 std::optional<Explanation> explain_fns(const ExplainOptions&);
 std::optional<Explanation> explain_algorithm(const ExplainOptions&);
 std::optional<Explanation> explain_pattern(const ExplainOptions&);
+std::optional<Explanation> explain_softmax(const ExplainOptions&);
 
 void print_text(const Explanation&, std::ostream&);
 void print_json(const Explanation&, std::ostream&);

@@ -1,7 +1,8 @@
 // Bandwidth of the warp algorithms on large inputs, against the device-to-device copy measured in
 // the same run: the suite's reduction (wc::alg::reduce_butterfly per warp) and CUB's
-// DeviceReduce::Sum. Every kernel's result is checked before its figure is printed: a fast wrong
-// kernel is a failure (exit status 1), not a figure. Usage: warpconf_bandwidth [repetitions]
+// DeviceReduce::Sum, and each softmax variant of the seam (one warp per row). Every kernel's result
+// is checked before its figure is printed: a fast wrong kernel is a failure (exit status 1), not a
+// figure. Usage: warpconf_bandwidth [repetitions]
 #include <cuda_runtime.h>
 
 #include <cub/device/device_reduce.cuh>
@@ -13,8 +14,12 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "gpu/softmax_launch.cuh"
+#include "model/softmax.hpp"
+#include "testing/compare.hpp"
 #include WARPCONF_ALGORITHMS_HEADER
 
 namespace {
@@ -204,6 +209,76 @@ bool bench_reduction(const char* type, size_t n, int repetitions, double copy_gb
   return right;
 }
 
+// Global-memory bytes a softmax variant must move: each row read once per pass over the elements a
+// lane cannot keep in registers (gpu/softmax_kernels.cu keeps 16 chunks of 16 bytes a lane, the
+// whole row where it has at most 4 chunks), read once where it can, and written once.
+double softmax_traffic(wc::model::SoftmaxVariant variant, int rows, int cols, size_t element) {
+  const size_t row_bytes = static_cast<size_t>(cols) * element;
+  const size_t chunks = (row_bytes + 32 * 16 - 1) / (32 * 16);
+  const size_t cached_bytes = std::min(row_bytes, size_t{16} * 32 * 16);
+  const size_t passes = variant == wc::model::SoftmaxVariant::three_pass ? 3 : 2;
+  const size_t read = chunks <= 4 ? row_bytes : cached_bytes + (row_bytes - cached_bytes) * passes;
+  return static_cast<double>(rows) * static_cast<double>(read + row_bytes);
+}
+
+// Rows of values uniform in [-8, 8), rounded to the type, from the same counter-based pattern.
+std::vector<uint64_t> softmax_input(wc::model::Type type, size_t n) {
+  const std::vector<float> unit = pattern<float>(n);
+  std::vector<uint64_t> bits(n);
+  for (size_t i = 0; i < n; ++i) bits[i] = wc::model::floating_bits(type, 16.0 * unit[i] - 8.0);
+  return bits;
+}
+
+// Every variant and exp function on one shape: GB/s on the variant's own traffic and on one read and
+// one write of the row (how torch.softmax is usually counted), each as a fraction of copy. Rows spread
+// over the matrix are checked against the model's bound first.
+template <class T>
+bool bench_softmax(wc::model::Type type, int rows, int cols, int repetitions, double copy_gbps) {
+  using namespace wc;
+  const size_t n = static_cast<size_t>(rows) * static_cast<size_t>(cols);
+  const std::vector<uint64_t> bits = softmax_input(type, n);
+  using Bits = std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>;  // the host holds T's bits
+  std::vector<Bits> host(bits.begin(), bits.end());
+  DeviceBuffer<T> in(n), out(n);
+  check(cudaMemcpy(in.data, host.data(), in.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
+  std::vector<Bits> result(n);
+  const std::string shape = std::to_string(rows) + "x" + std::to_string(cols) + " " + std::string(model::info(type).cpp);
+  bool right = true;
+  for (model::SoftmaxVariant variant : model::kSoftmaxVariants)
+    for (model::ExpFunction exp : model::kExpFunctions) {
+      const auto launch = [&] { gpu::launch_softmax<T>(variant, exp, in.data, out.data, rows, cols, nullptr); };
+      launch();
+      check(cudaDeviceSynchronize(), "softmax");
+      check(cudaMemcpy(result.data(), out.data, out.bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+      testing::CheckReport report;
+      const model::SoftmaxSpec spec{variant, exp, type};
+      for (int r = 0; r < rows; r += std::max(1, rows / 64)) {
+        const size_t first = static_cast<size_t>(r) * static_cast<size_t>(cols);
+        const std::vector<uint64_t> row(bits.begin() + first, bits.begin() + first + cols);
+        const std::vector<uint64_t> got(result.begin() + first, result.begin() + first + cols);
+        const std::vector<uint8_t> wrote(cols, 1);
+        const std::vector<model::LaneOutcome> want = model::softmax_outcomes(spec, row, cols);
+        testing::compare_outputs(r, want.data(), want.size(), got.data(), wrote.data(), report);
+      }
+      const std::string what = "softmax " + std::string(model::op_name(variant)) + " " +
+                               std::string(model::op_name(exp)) + " " + shape;
+      if (!report.clean()) {
+        std::printf("%-44s WRONG: %llu of %llu checked elements outside the bound\n", what.c_str(),
+                    static_cast<unsigned long long>(report.bad_lanes()),
+                    static_cast<unsigned long long>(report.tally.compared()));
+        right = false;
+        continue;
+      }
+      const Timing t = time_it(repetitions, launch);
+      const double own = softmax_traffic(variant, rows, cols, sizeof(T));
+      const double one_pass = 2.0 * static_cast<double>(in.bytes());
+      print_figure(what.c_str(), own, t, copy_gbps);
+      std::printf("%-44s %33s %7.1f GB/s  %.3f of copy (one read, one write)\n", "", "",
+                  one_pass / t.median_s * 1e-9, one_pass / t.median_s * 1e-9 / copy_gbps);
+    }
+  return right;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -232,5 +307,8 @@ int main(int argc, char** argv) {
 
   bool right = bench_reduction<float, float4>("float", kElements, repetitions, copy_gbps, prop.multiProcessorCount);
   right = bench_reduction<int, int4>("int", kElements, repetitions, copy_gbps, prop.multiProcessorCount) && right;
+  right = bench_softmax<float>(wc::model::Type::f32, 4096, 1024, repetitions, copy_gbps) && right;
+  right = bench_softmax<float>(wc::model::Type::f32, 4096, 4096, repetitions, copy_gbps) && right;
+  right = bench_softmax<__nv_bfloat16>(wc::model::Type::bf16, 8192, 32768, repetitions, copy_gbps) && right;
   return right ? 0 : 1;
 }

@@ -93,6 +93,18 @@ TEST(LibraryModel, leaves_what_the_libraries_leave_undefined) {
   EXPECT_EQ(cg_first[0].cls, LaneClass::ptx_defined) << "the header, not the guide, fixes rank 0";
 }
 
+TEST(LibraryModel, keeps_the_documented_long_long_sum_and_names_the_cub_deviation) {
+  model::PerLane<uint64_t> values{};
+  values[0] = 5;
+  values[1] = 7;
+  const auto out = model::library_algorithm(LibraryCall::cub_reduce, AlgorithmOp::sum, Type::i64, kFull, 2, values, 0);
+  EXPECT_EQ(out[0].bits, 12u) << "the model keeps x_0 + x_1";
+  ASSERT_NE(out[0].known, nullptr);
+  EXPECT_EQ(out[0].known_bits, 14u) << "the deviation seen is 2 * x_1";
+  const auto wider = model::library_algorithm(LibraryCall::cub_reduce, AlgorithmOp::sum, Type::i64, kFull, 4, values, 0);
+  EXPECT_EQ(wider[0].known, nullptr) << "seen at width 2 only";
+}
+
 TEST(LibraryModel, refuses_groups_that_break_the_contract) {
   model::Scene scene = model::uniform_scene(model::kFullMask);
   scene.mask[5] = 0;  // lane 5 skips: its group of 8 is not called whole

@@ -75,6 +75,27 @@ TEST(ExplainTool, follows_a_warp_algorithm_step_by_step) {
   EXPECT_EQ(j["lanes"][4]["class"], "not-called");
 }
 
+TEST(ExplainTool, prints_one_lanes_order_of_operations) {
+  // docs/algorithms.md: lane 2 of a width-4 butterfly reads lane 0 at offset 2, then lane 3 at offset 1.
+  const auto j = explain_json({"reduce_butterfly", "--operator", "sum", "--type", "i32", "--width", "4", "--mask",
+                               "0xf", "--lane", "2"});
+  const auto& steps = j["steps"]["steps"];
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(j["steps"]["lane"], 2);
+  EXPECT_EQ(steps[0]["source"], 0);
+  EXPECT_EQ(steps[0]["after"], "0x00000004") << "3 + 1";
+  EXPECT_EQ(steps[1]["source"], 3);
+  EXPECT_EQ(steps[1]["after"], "0x0000000a") << "(3 + 1) + (4 + 2)";
+  // reduce folds its participants in lane order: lanes 0, 1 and 4 of mask 0x13.
+  const auto fold = explain_json({"reduce", "--operator", "sum", "--type", "i32", "--mask", "0x13"});
+  ASSERT_EQ(fold["steps"]["steps"].size(), 3u);
+  EXPECT_EQ(fold["steps"]["steps"][2]["source"], 4);
+  EXPECT_EQ(fold["steps"]["steps"][2]["after"], "0x00000008") << "1 + 2 + 5";
+  const CliRun absent = run_cli({"explain", "reduce", "--operator", "sum", "--type", "i32", "--mask", "0x13", "--lane", "5"});
+  EXPECT_EQ(absent.status, 2);
+  EXPECT_NE(absent.err.find("--lane: lane 5 makes no call"), std::string::npos) << absent.err;
+}
+
 TEST(ExplainTool, shows_either_half_of_a_patterns_outputs) {
   // docs/algorithms.md: compact of the odd lanes of 1..32 stores 2, 4, ... in slots 0-15; each lane counts 16.
   std::string odd = "0";

@@ -13,7 +13,7 @@ namespace {
 
 constexpr const char* kValueOptions[] = {"--type", "--mask",   "--width", "--arg", "--exited",
                                          "--else-arm", "--values", "--pred",  "--base", "--operator",
-                                         "--library", "--initial", "--flags", "--show", "--variant", "--exp"};
+                                         "--library", "--initial", "--flags", "--show", "--variant", "--exp", "--lane"};
 
 constexpr const char* kExplainHelp =
     "Print what the CPU model says one call gives each lane: value, source lane, class and rule.\n"
@@ -27,7 +27,8 @@ constexpr const char* kExplainHelp =
     "reduce_* take --type i32 or u32 (and, or, xor: u32). fns takes --mask M --base B --arg OFFSET.\n"
     "The warp algorithms (reduce, reduce_butterfly, reduce_down, inclusive_scan, exclusive_scan) take\n"
     "--operator sum|min|max|bit_and|bit_or|bit_xor, --type i32 u32 i64 f32 f64 f16 bf16 and --width 1..32\n"
-    "(a power of two; default 32); by default lane L holds 1+L. With --library cg|cub|cub_sum|cub_no_initial\n"
+    "(a power of two; default 32); by default lane L holds 1+L; --lane L prints the order of operations of\n"
+    "lane L (default: the first lane that calls). With --library cg|cub|cub_sum|cub_no_initial\n"
     "(and cub's --initial V) reduce and the scans give the library's order-free model (docs/algorithms.md).\n"
     "The warp patterns take --flags, one int for every lane or 32: segmented_reduce (with --operator) its\n"
     "heads, compact its keep flags, histogram its bins 0..31; argmax takes none. compact and argmax have\n"

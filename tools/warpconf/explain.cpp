@@ -93,6 +93,18 @@ void print_text(const Explanation& e, std::ostream& out) {
                   std::string(o.rule->id).c_str(), o.deviation ? (" + " + std::string(o.deviation->id)).c_str() : "");
     out << line;
   }
+  if (e.steps_lane >= 0) {
+    out << "order of operations, lane " << e.steps_lane << ":\n";
+    for (const model::AlgorithmStep& step : e.steps) {
+      out << "  " << step.call;
+      if (step.source >= 0) out << ": reads lane " << step.source;
+      if (step.open) out << ", which takes no part: undefined from here";
+      else if (!step.combines) out << ", keeps " << e.value_text(step.before);
+      else if (step.source >= 0) out << " (" << e.value_text(step.read) << "); " << e.value_text(step.before) << " -> " << e.value_text(step.after);
+      else out << ": " << e.value_text(step.after);
+      out << "\n";
+    }
+  }
   out << "rules:\n";
   std::set<std::string> seen;
   for (const model::LaneOutcome& o : e.lanes)
@@ -115,7 +127,20 @@ void print_json(const Explanation& e, std::ostream& out) {
     if (e.pred.count(lane)) j["pred"] = e.pred.at(lane);
     lanes.push_back(j);
   }
-  out << nlohmann::json{{"call", e.call}, {"lanes", lanes}}.dump(2) << "\n";
+  nlohmann::json j{{"call", e.call}, {"lanes", lanes}};
+  if (e.steps_lane >= 0) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (const model::AlgorithmStep& step : e.steps)
+      steps.push_back({{"call", step.call},
+                       {"source", step.source >= 0 ? nlohmann::json(step.source) : nlohmann::json(nullptr)},
+                       {"before", hex(step.before, e.hex_digits)},
+                       {"read", step.source >= 0 && !step.open ? nlohmann::json(hex(step.read, e.hex_digits)) : nlohmann::json(nullptr)},
+                       {"after", step.open ? nlohmann::json(nullptr) : nlohmann::json(hex(step.after, e.hex_digits))},
+                       {"combines", step.combines},
+                       {"undefined", step.open}});
+    j["steps"] = {{"lane", e.steps_lane}, {"steps", steps}};
+  }
+  out << j.dump(2) << "\n";
 }
 
 }  // namespace wc::cli

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "model/lanes.hpp"
+#include "model/warp_algorithm.hpp"
 #include "model/scene.hpp"
 
 namespace wc::cli {
@@ -27,6 +28,8 @@ struct Explanation {
   model::WarpOutcome lanes;
   std::map<int, bool> pred;  // match_all: the predicate each calling lane gets
   std::function<void(std::ostream&, bool json)> print;  // an op whose results are not one a lane prints itself
+  int steps_lane = -1;                       // the lane whose order of operations `steps` shows
+  std::vector<model::AlgorithmStep> steps;
 };
 
 // Text of an option, or its default; throws UsageError for options the op does not take.

@@ -13,7 +13,7 @@ namespace wc::cli {
 std::optional<Explanation> explain_algorithm(const ExplainOptions& options) {
   const auto algorithm = model::warp_algorithm_from_name(options.op);
   if (!algorithm) return std::nullopt;
-  const OptionReader read(options, {"--operator", "--type", "--width", "--mask", "--exited", "--else-arm", "--values", "--library", "--initial"});
+  const OptionReader read(options, {"--operator", "--type", "--width", "--mask", "--exited", "--else-arm", "--values", "--library", "--initial", "--lane"});
   const std::string op_name = read.require("--operator");
   const auto op = model::algorithm_op_from_name(op_name);
   if (!op) throw UsageError("--operator: unknown operator '" + op_name + "'; known: sum min max bit_and bit_or bit_xor");
@@ -48,6 +48,14 @@ std::optional<Explanation> explain_algorithm(const ExplainOptions& options) {
     return e;
   }
   e.lanes = model::warp_algorithm(*algorithm, *op, *type, call.scene, width, values);
+  // The order of operations of --lane, by default the first lane that calls.
+  const uint32_t calling = model::callers(call.scene);
+  const int first_caller = calling == 0 ? -1 : __builtin_ctz(calling);
+  e.steps_lane = static_cast<int>(parse_integer("--lane", read.get("--lane", std::to_string(first_caller)), -1, 31));
+  if (e.steps_lane >= 0 && !model::has_lane(calling, e.steps_lane))
+    throw UsageError("--lane: lane " + std::to_string(e.steps_lane) + " makes no call");
+  if (e.steps_lane >= 0)
+    e.steps = model::warp_algorithm_steps(*algorithm, *op, *type, call.scene, width, values, e.steps_lane);
   return e;
 }
 

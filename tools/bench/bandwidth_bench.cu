@@ -209,15 +209,17 @@ bool bench_reduction(const char* type, size_t n, int repetitions, double copy_gb
   return right;
 }
 
-// Global-memory bytes a softmax variant must move: each row read once per pass over the elements a
-// lane cannot keep in registers (gpu/softmax_kernels.cu keeps 16 chunks of 16 bytes a lane, the
-// whole row where it has at most 4 chunks), read once where it can, and written once.
+// Global-memory bytes a softmax variant must move: each row read once per pass over the chunks a
+// lane cannot keep in registers, read once where it can, and written once. gpu/softmax_kernels.cu
+// keeps the whole row where it has at most 8 chunks of 16 bytes a lane, else 32 chunks of an fp32
+// row and 8 of a 16-bit one.
 double softmax_traffic(wc::model::SoftmaxVariant variant, int rows, int cols, size_t element) {
   const size_t row_bytes = static_cast<size_t>(cols) * element;
   const size_t chunks = (row_bytes + 32 * 16 - 1) / (32 * 16);
-  const size_t cached_bytes = std::min(row_bytes, size_t{16} * 32 * 16);
+  const size_t cached_chunks = chunks <= 8 ? chunks : element == 4 ? 32 : 8;
+  const size_t cached_bytes = std::min(row_bytes, cached_chunks * 32 * 16);
   const size_t passes = variant == wc::model::SoftmaxVariant::three_pass ? 3 : 2;
-  const size_t read = chunks <= 4 ? row_bytes : cached_bytes + (row_bytes - cached_bytes) * passes;
+  const size_t read = cached_bytes + (row_bytes - cached_bytes) * passes;
   return static_cast<double>(rows) * static_cast<double>(read + row_bytes);
 }
 

@@ -2,7 +2,9 @@
 // the same run: the suite's reduction (wc::alg::reduce_butterfly per warp) and CUB's
 // DeviceReduce::Sum, and each softmax variant of the seam (one warp per row). Every kernel's result
 // is checked before its figure is printed: a fast wrong kernel is a failure (exit status 1), not a
-// figure. Usage: warpconf_bandwidth [repetitions]
+// figure. Each figure is the median over the repetitions (default 20) of the time per launch, with
+// its median absolute deviation and the launches timed back to back per repetition.
+// Usage: warpconf_bandwidth [repetitions]
 #include <cuda_runtime.h>
 
 #include <cub/device/device_reduce.cuh>
@@ -41,27 +43,31 @@ struct DeviceBuffer {
   size_t bytes() const { return size * sizeof(T); }
 };
 
-// Median and median absolute deviation of a kernel's time, from CUDA events around each repetition
-// after warm-up runs.
+// Median and median absolute deviation of a kernel's time per launch. Each repetition times, between
+// two CUDA events, enough launches back to back to last about a millisecond, so that a kernel of a
+// few microseconds is timed as it runs in a stream of work, not with a launch's start-up around it.
 struct Timing {
   double median_s = 0, mad_s = 0;
+  int launches_per_repetition = 1;
 };
 
 Timing time_it(int repetitions, const std::function<void()>& launch) {
   cudaEvent_t start, stop;
   check(cudaEventCreate(&start), "cudaEventCreate");
   check(cudaEventCreate(&stop), "cudaEventCreate");
-  for (int i = 0; i < 3; ++i) launch();
-  std::vector<double> seconds;
-  for (int i = 0; i < repetitions; ++i) {
+  const auto timed = [&](int launches) {
     check(cudaEventRecord(start), "cudaEventRecord");
-    launch();
+    for (int i = 0; i < launches; ++i) launch();
     check(cudaEventRecord(stop), "cudaEventRecord");
     check(cudaEventSynchronize(stop), "cudaEventSynchronize");
     float ms = 0;
     check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    seconds.push_back(ms * 1e-3);
-  }
+    return ms * 1e-3 / launches;
+  };
+  for (int i = 0; i < 3; ++i) launch();
+  const int launches = static_cast<int>(std::clamp(1e-3 / timed(1), 1.0, 1000.0));
+  std::vector<double> seconds;
+  for (int i = 0; i < repetitions; ++i) seconds.push_back(timed(launches));
   check(cudaGetLastError(), "kernel");
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
@@ -70,6 +76,7 @@ Timing time_it(int repetitions, const std::function<void()>& launch) {
     return v[v.size() / 2];
   };
   Timing t;
+  t.launches_per_repetition = launches;
   t.median_s = median(seconds);
   std::vector<double> deviations;
   for (double s : seconds) deviations.push_back(std::fabs(s - t.median_s));
@@ -80,7 +87,8 @@ Timing time_it(int repetitions, const std::function<void()>& launch) {
 // One figure: the bytes the kernel must move, over its median time.
 void print_figure(const char* what, double bytes, const Timing& t, double copy_gbps) {
   const double gbps = bytes / t.median_s * 1e-9;
-  std::printf("%-44s %9.1f us  (MAD %5.1f us)  %7.1f GB/s", what, t.median_s * 1e6, t.mad_s * 1e6, gbps);
+  std::printf("%-50s %8.1f us (MAD %4.1f, x%-4d) %7.1f GB/s", what, t.median_s * 1e6, t.mad_s * 1e6,
+              t.launches_per_repetition, gbps);
   if (copy_gbps > 0) std::printf("  %.3f of copy", gbps / copy_gbps);
   std::printf("\n");
 }
@@ -200,7 +208,7 @@ bool bench_reduction(const char* type, size_t n, int repetitions, double copy_gb
     std::string why;
     const std::string what = std::string(k.name) + "<" + type + "> " + std::to_string(n >> 20) + "Mi";
     if (!sum_is_right(host, got, why)) {
-      std::printf("%-44s WRONG: %s\n", what.c_str(), why.c_str());
+      std::printf("%-50s WRONG: %s\n", what.c_str(), why.c_str());
       right = false;
       continue;
     }
@@ -265,7 +273,7 @@ bool bench_softmax(wc::model::Type type, int rows, int cols, int repetitions, do
       const std::string what = "softmax " + std::string(model::op_name(variant)) + " " +
                                std::string(model::op_name(exp)) + " " + shape;
       if (!report.clean()) {
-        std::printf("%-44s WRONG: %llu of %llu checked elements outside the bound\n", what.c_str(),
+        std::printf("%-50s WRONG: %llu of %llu checked elements outside the bound\n", what.c_str(),
                     static_cast<unsigned long long>(report.bad_lanes()),
                     static_cast<unsigned long long>(report.tally.compared()));
         right = false;
@@ -275,7 +283,7 @@ bool bench_softmax(wc::model::Type type, int rows, int cols, int repetitions, do
       const double own = softmax_traffic(variant, rows, cols, sizeof(T));
       const double one_pass = 2.0 * static_cast<double>(in.bytes());
       print_figure(what.c_str(), own, t, copy_gbps);
-      std::printf("%-44s %33s %7.1f GB/s  %.3f of copy (one read, one write)\n", "", "",
+      std::printf("%-50s %30s %7.1f GB/s  %.3f of copy (one read, one write)\n", "", "",
                   one_pass / t.median_s * 1e-9, one_pass / t.median_s * 1e-9 / copy_gbps);
     }
   return right;

@@ -36,24 +36,20 @@ if [ -z "$two" ]; then
   echo "no collective_kernel found in $two_arms" >&2
   exit 1
 fi
-checked=0 merged=0 without=0
-while read -r kernel count; do
-  reference=$(awk -v k="$kernel" '$1 == k { print $2 }' <<<"$one")
-  name=$(demangle <<<"$kernel")
-  if [ -z "$reference" ]; then
-    echo "no merged-arms build of $name" >&2
-    exit 1
-  fi
-  if [ "$reference" -eq 0 ]; then
-    without=$((without + 1))
-    continue
-  fi
-  checked=$((checked + 1))
-  if [ "$count" -lt 2 ] || [ "$count" -lt $((2 * reference)) ]; then
-    merged=$((merged + 1))
-    echo "one call site: $name has $count collective instructions, $reference with the arms merged"
-  fi
-done <<<"$two"
+# One pass joins the two builds' counts: a line per kernel without a merged-arms build or with
+# merged arms, then the totals.
+report=$(awk 'NR == FNR { reference[$1] = $2; next }
+  !($1 in reference) { print "missing", $1; next }
+  reference[$1] == 0 { without++; next }
+  { checked++; if ($2 < 2 || $2 < 2 * reference[$1]) { merged++; print "merged", $1, $2, reference[$1] } }
+  END { print "totals", checked + 0, merged + 0, without + 0 }' <(echo "$one") <(echo "$two"))
+while read -r what kernel count reference; do
+  case $what in
+    missing) echo "no merged-arms build of $(demangle <<<"$kernel")" >&2; exit 1 ;;
+    merged) echo "one call site: $(demangle <<<"$kernel") has $count collective instructions, $reference with the arms merged" ;;
+  esac
+done <<<"$report"
+read -r checked merged without < <(awk '$1 == "totals" { print $2, $3, $4 }' <<<"$report")
 echo "collective kernels: $checked checked, $merged with merged arms, $without whose call has no SHFL/VOTE/MATCH/REDUX"
 if [ "$expect_merged" = 1 ]; then
   [ "$merged" -gt 0 ] && [ "$merged" -eq "$checked" ]

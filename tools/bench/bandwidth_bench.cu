@@ -1,5 +1,5 @@
 // Bandwidth of the warp algorithms on large inputs, against the device-to-device copy measured in
-// the same run: the suite's reduction (wc::alg::reduce_butterfly per warp) and CUB's
+// the same run: the suite's reduction (wc::alg::block_reduce over per-thread sums) and CUB's
 // DeviceReduce::Sum, and each softmax variant of the seam (one warp per row). Every kernel's result
 // is checked before its figure is printed: a fast wrong kernel is a failure (exit status 1), not a
 // figure. Each figure is the median over the repetitions (default 20) of the time per launch, with
@@ -96,42 +96,29 @@ void print_figure(const char* what, double bytes, const Timing& t, double copy_g
 }
 
 constexpr int kThreads = 256;
-constexpr int kWarps = kThreads / 32;
 
-// Each thread sums four-element vectors over a grid-stride loop, then its warp by the xor
-// butterfly of the seam, then the block's warps in warp 0; one partial per block.
+// Each thread sums four-element vectors over a grid-stride loop, then the block by the seam's
+// block_reduce; one partial per block.
 template <class T, class Vector>
 __global__ void reduce_partials(const Vector* in, size_t vectors, T* partials) {
-  __shared__ T warp_sums[kWarps];
+  __shared__ T scratch[wc::alg::kBlockReduceScratch];
   T acc{};
   for (size_t i = blockIdx.x * size_t{kThreads} + threadIdx.x; i < vectors; i += size_t{gridDim.x} * kThreads) {
     const Vector v = in[i];
     acc += (v.x + v.y) + (v.z + v.w);
   }
-  acc = wc::alg::reduce_butterfly(0xFFFFFFFFu, acc, wc::alg::plus{});
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = acc;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    T block = threadIdx.x < kWarps ? warp_sums[threadIdx.x] : T{};
-    block = wc::alg::reduce_butterfly(0xFFFFFFFFu, block, wc::alg::plus{});
-    if (threadIdx.x == 0) partials[blockIdx.x] = block;
-  }
+  acc = wc::alg::block_reduce(acc, wc::alg::plus{}, scratch);
+  if (threadIdx.x == 0) partials[blockIdx.x] = acc;
 }
 
 // The blocks' partials, in one block.
 template <class T>
 __global__ void reduce_final(const T* partials, int n, T* total) {
-  __shared__ T warp_sums[kWarps];
+  __shared__ T scratch[wc::alg::kBlockReduceScratch];
   T acc{};
   for (int i = threadIdx.x; i < n; i += kThreads) acc += partials[i];
-  acc = wc::alg::reduce_butterfly(0xFFFFFFFFu, acc, wc::alg::plus{});
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = acc;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    T block = threadIdx.x < kWarps ? warp_sums[threadIdx.x] : T{};
-    block = wc::alg::reduce_butterfly(0xFFFFFFFFu, block, wc::alg::plus{});
-    if (threadIdx.x == 0) *total = block;
-  }
+  acc = wc::alg::block_reduce(acc, wc::alg::plus{}, scratch);
+  if (threadIdx.x == 0) *total = acc;
 }
 
 template <class T>
@@ -202,7 +189,7 @@ bool bench_reduction(const char* type, size_t n, int repetitions, double copy_gb
     const T* result;
   };
   bool right = true;
-  const std::vector<Kernel> kernels = {{"reduce_butterfly", suite, total.data},
+  const std::vector<Kernel> kernels = {{"block_reduce", suite, total.data},
                                        {"cub::DeviceReduce::Sum", library, cub_total.data}};
   for (const Kernel& k : kernels) {
     const Timing t = time_it(repetitions, k.launch);
@@ -219,15 +206,13 @@ bool bench_reduction(const char* type, size_t n, int repetitions, double copy_gb
   return right;
 }
 
-// Global-memory bytes a softmax variant must move: each row read once per pass over the chunks a
-// lane cannot keep in registers, read once where it can, and written once. gpu/softmax_kernels.cu
-// keeps the whole row where it has at most 8 chunks of 16 bytes a lane, else 32 chunks of an fp32
-// row and 8 of a 16-bit one.
-double softmax_traffic(wc::model::SoftmaxVariant variant, int rows, int cols, size_t element) {
-  const size_t row_bytes = static_cast<size_t>(cols) * element;
-  const size_t chunks = (row_bytes + 32 * 16 - 1) / (32 * 16);
-  const size_t cached_chunks = chunks <= 8 ? chunks : element == 4 ? 32 : 8;
-  const size_t cached_bytes = std::min(row_bytes, cached_chunks * 32 * 16);
+// Global-memory bytes a softmax variant must move: each row read once where a lane keeps its chunks
+// in registers (gpu::softmax_cached_chunks) and once per pass elsewhere, and written once.
+template <class T>
+double softmax_traffic(wc::model::SoftmaxVariant variant, int rows, int cols) {
+  const size_t row_bytes = static_cast<size_t>(cols) * sizeof(T);
+  const size_t cached_bytes =
+      std::min(row_bytes, static_cast<size_t>(wc::gpu::softmax_cached_chunks<T>(cols)) * 32 * 16);
   const size_t passes = variant == wc::model::SoftmaxVariant::three_pass ? 3 : 2;
   const size_t read = cached_bytes + (row_bytes - cached_bytes) * passes;
   return static_cast<double>(rows) * static_cast<double>(read + row_bytes);
@@ -291,7 +276,7 @@ bool bench_softmax(wc::model::Type type, int rows, int cols, int repetitions, do
         continue;
       }
       const Timing t = time_it(repetitions, launch);
-      const double own = softmax_traffic(variant, rows, cols, sizeof(T));
+      const double own = softmax_traffic<T>(variant, rows, cols);
       const double one_pass = static_cast<double>(pair_bytes);
       print_figure(what.c_str(), own, t, copy_gbps);
       std::printf("%-50s %30s %7.1f GB/s  %.3f of copy (one read, one write)\n", "", "",

@@ -17,6 +17,7 @@
 #include "model/shuffle.hpp"
 #include "sweeps/expect.hpp"
 #include "testing/compare.hpp"
+#include "testing/deviations.hpp"
 #include "testing/gpu_test.hpp"
 
 namespace wc {
@@ -243,7 +244,8 @@ TEST_F(ResultRecords, sum_the_counts_of_every_check_a_test_makes) {
 }
 
 TEST_F(ResultRecords, keep_conformance_failures_and_known_deviations_apart) {
-  // __fns(mask, 0, INT_MIN): PTX finds nothing (0xffffffff); sm_90 is recorded as returning 0.
+  // __fns(mask, 0, INT_MIN): PTX finds nothing (0xffffffff); sm_90 is listed as returning 0.
+  testing::use_deviations(golden::read_deviations_file(testing::golden_root() + "/sm_90/deviations.txt"));
   model::WarpOutcome int_min{};
   int_min[0] = model::fns(0xFFFFFFFF, 0, INT32_MIN);
   const testing::CheckReport deviation = compare_lane0(int_min, 0, 1);

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "warpconf/explain.hpp"
+#include "warpconf/golden.hpp"
 #include "warpconf/numbers.hpp"
 #include "warpconf/results.hpp"
 
@@ -58,14 +59,55 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   results_cmd->add_option("FILE", results_file, "the results file, e.g. build/gpu/results/device-0/results.jsonl")
       ->required();
   results_cmd->add_flag("--json", results_json, "print one JSON object");
+  CLI::App* golden_cmd = app.add_subcommand(
+      "golden", "Golden outputs recorded on real GPUs (docs/golden-format.md): record, accept, verify, check, diff.");
+  golden_cmd->require_subcommand(1);
+  GoldenOptions golden;
+  const auto families = [&golden](CLI::App* cmd) {
+    cmd->add_option("--family", golden.families, "only this family (repeatable): shuffle, vote, softmax, ...");
+  };
+  CLI::App* record_cmd = golden_cmd->add_subcommand(
+      "record", "Run the corpus on this GPU and write pending golden files (refusing any family with a lane that "
+                "disagrees with the model).");
+  record_cmd->add_option("--out", golden.out, "the folder for the pending files (default golden/pending/sm_XX)");
+  families(record_cmd);
+  CLI::App* accept_cmd = golden_cmd->add_subcommand(
+      "accept", "Show the diff of pending golden files against golden/ and move them there.");
+  accept_cmd->add_option("PENDING", golden.dirs, "the pending folder (default: the only one under golden/pending)")
+      ->expected(0, 1);
+  accept_cmd->add_option("--golden", golden.golden, "where they go (default golden/sm_XX, by their header)");
+  CLI::App* verify_cmd = golden_cmd->add_subcommand(
+      "verify", "Run the corpus on this GPU against the model and the golden of its architecture and code path.");
+  verify_cmd->add_option("DIR", golden.dirs, "the golden folder (default golden/sm_XX for this GPU)")->expected(0, 1);
+  verify_cmd->add_flag("--strict", golden.strict, "behaviour changes fail");
+  families(verify_cmd);
+  CLI::App* check_cmd = golden_cmd->add_subcommand(
+      "check", "Without a GPU: the model must reproduce every defined and ptx-defined lane of the goldens, and "
+               "the classes must agree.");
+  check_cmd->add_option("DIR", golden.dirs, "golden folders (default every golden/sm_*)");
+  check_cmd->add_flag("--strict", golden.strict, "behaviour changes fail");
+  families(check_cmd);
+  CLI::App* diff_cmd = golden_cmd->add_subcommand(
+      "diff", "Compare two recordings (two GPUs, before and after a driver update, SASS and driver JIT).");
+  diff_cmd->add_option("A", golden.dirs, "two recording folders")->expected(2);
+  diff_cmd->add_flag("--strict", golden.strict, "behaviour changes fail");
+  families(diff_cmd);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    out << (explain_cmd->parsed() ? explain_cmd->help() : results_cmd->parsed() ? results_cmd->help() : app.help());
+    const CLI::App* shown = &app;  // the innermost command named
+    for (const CLI::App* cmd : {explain_cmd, results_cmd, golden_cmd, record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd})
+      if (cmd->parsed()) shown = cmd;
+    out << shown->help();
     return 0;
   } catch (const CLI::ParseError& e) {
     err << "warpconf: " << e.what() << "\n";
     return 2;
+  }
+  if (golden_cmd->parsed()) {
+    for (CLI::App* cmd : {record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd})
+      if (cmd->parsed()) golden.command = cmd->get_name();
+    return run_golden(golden, out, err);
   }
   if (results_cmd->parsed()) {
     std::ifstream in(results_file);

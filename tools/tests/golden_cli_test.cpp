@@ -1,0 +1,148 @@
+// `warpconf golden check` on copies of the committed sm_90 goldens with one thing changed: each
+// change must be found, named by file and line or by case and lane, with the right exit status.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "golden/corpus.hpp"
+#include "golden/format.hpp"
+#include "testing/deviations.hpp"
+#include "warpconf/cli.hpp"
+
+namespace wc {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int status;
+  std::string out, err;
+};
+
+Outcome run_cli(const std::vector<std::string>& args) {
+  std::vector<const char*> argv{"warpconf"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int status = cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {status, out.str(), err.str()};
+}
+
+class GoldenCheck : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) / ("golden-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    fs::copy_file(committed("deviations.txt"), dir_ / "deviations.txt");
+    setenv("WARPCONF_RESULTS", (dir_ / "results.jsonl").c_str(), 1);
+  }
+  void TearDown() override { unsetenv("WARPCONF_RESULTS"); }
+
+  static fs::path committed(const std::string& name) { return fs::path(testing::golden_root()) / "sm_90" / name; }
+
+  golden::GoldenFile read(const std::string& family) {
+    return golden::read_golden_file(committed(family + ".golden").string());
+  }
+  void write(const std::string& family, const golden::GoldenFile& file) {
+    std::ofstream os(dir_ / (family + ".golden"));
+    golden::write_golden(os, file);
+  }
+  Outcome check(const std::string& family) { return run_cli({"golden", "check", dir_.string(), "--family", family}); }
+
+  fs::path dir_;
+};
+
+TEST_F(GoldenCheck, passes_on_an_unchanged_copy) {
+  write("shuffle", read("shuffle"));
+  const Outcome o = check("shuffle");
+  EXPECT_EQ(o.status, 0) << o.out << o.err;
+}
+
+TEST_F(GoldenCheck, one_flipped_bit_of_a_defined_lane_fails_naming_the_case_and_lane) {
+  golden::GoldenFile file = read("shuffle");
+  size_t flipped_case = 0, flipped_lane = 0;
+  bool found = false;
+  for (golden::CaseLine& line : file.cases) {
+    for (size_t k = 0; k < line.outputs.size() && !found; ++k)
+      if (line.classes[k] == 'd' && line.outputs[k]) {
+        *line.outputs[k] ^= 1;
+        flipped_case = line.index;
+        flipped_lane = k;
+        found = true;
+      }
+    if (found) break;
+  }
+  ASSERT_TRUE(found) << "the shuffle golden has no defined lane";
+  write("shuffle", file);
+  const Outcome o = check("shuffle");
+  EXPECT_EQ(o.status, 1) << o.out << o.err;
+  EXPECT_NE(o.out.find("case " + std::to_string(flipped_case) + " ["), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("lane " + std::to_string(flipped_lane) + ": got"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("1 bad lanes"), std::string::npos) << o.out;
+}
+
+TEST_F(GoldenCheck, a_golden_of_another_corpus_version_is_refused) {
+  golden::GoldenFile file = read("vote");
+  file.header.corpus_version = golden::kCorpusVersion + 1;
+  write("vote", file);
+  const Outcome o = check("vote");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find("vote.golden:9: recorded with corpus version"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("re-record"), std::string::npos) << o.err;
+}
+
+TEST_F(GoldenCheck, inputs_edited_by_hand_are_named_by_line) {
+  golden::GoldenFile file = read("vote");
+  file.cases[7].inputs += " edited";
+  write("vote", file);
+  const Outcome o = check("vote");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find("vote.golden:21: case 7 has other inputs"), std::string::npos) << o.err;
+}
+
+TEST_F(GoldenCheck, a_truncated_golden_is_named_by_file_and_line) {
+  std::ifstream in(committed("vote.golden"));
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string whole = text.str();
+  std::ofstream(dir_ / "vote.golden") << whole.substr(0, whole.size() / 2);
+  const Outcome o = check("vote");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find((dir_ / "vote.golden").string() + ":"), std::string::npos) << o.err;
+}
+
+TEST_F(GoldenCheck, a_listed_deviation_that_no_longer_occurs_fails) {
+  // Every fns.int-min lane given the documented value: conforming, so the listed deviation is stale.
+  golden::GoldenFile file = read("fns");
+  const std::vector<golden::CorpusFamily> all = golden::corpus();
+  const golden::CorpusFamily& fns = *std::find_if(all.begin(), all.end(), [](const auto& f) { return f.name == "fns"; });
+  size_t index = 0, changed = 0;
+  for (const golden::CorpusBatch& b : fns.batches)
+    for (size_t c = 0; c < b.cases; ++c, ++index) {
+      const std::vector<model::LaneOutcome> want = b.outcomes(c);
+      for (size_t k = 0; k < want.size(); ++k)
+        if (want[k].rule != nullptr && want[k].rule->id == "fns.int-min" && model::has_value(want[k])) {
+          file.cases[index].outputs[k] = want[k].bits;
+          ++changed;
+        }
+    }
+  ASSERT_GT(changed, 0u) << "the fns corpus has no INT_MIN offset";
+  write("fns", file);
+  const Outcome o = check("fns");
+  EXPECT_EQ(o.status, 1) << o.out << o.err;
+  EXPECT_NE(o.out.find("listed deviation fns.int-min no longer occurs"), std::string::npos) << o.out;
+}
+
+TEST_F(GoldenCheck, an_unknown_family_is_bad_input) {
+  const Outcome o = run_cli({"golden", "check", dir_.string(), "--family", "shuffles"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find("no family shuffles"), std::string::npos) << o.err;
+}
+
+}  // namespace
+}  // namespace wc

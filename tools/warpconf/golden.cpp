@@ -129,9 +129,9 @@ Recording read_recording(const CorpusFamily& family, const std::string& path) {
   return r;
 }
 
-bool any_unsupported(const CorpusFamily& family, const gpu::DeviceInfo& d, int& needed) {
+bool any_unsupported(const CorpusFamily& family, int& needed) {
   for (const golden::CorpusBatch& b : family.batches)
-    if (b.needs_compute_capability > gpu::compute_capability(d)) {
+    if (b.needs_compute_capability > gpu::code_compute_capability()) {
       needed = b.needs_compute_capability;
       return true;
     }
@@ -200,7 +200,6 @@ void write_atomically(const std::string& path, const golden::GoldenFile& file) {
 }
 
 int record(const GoldenOptions& o, std::ostream& out) {
-  const gpu::DeviceInfo& d = require_gpu().info;
   const golden::Header header = device_header();
   const std::string architecture = architecture_of(header);
   const std::string dir = o.out.empty() ? pending_root() + "/" + architecture + (header.code_path == "sass" ? "" : "-" + header.code_path) : o.out;
@@ -212,7 +211,7 @@ int record(const GoldenOptions& o, std::ostream& out) {
   bool refused = false;
   for (const CorpusFamily& family : selected(golden::corpus(), o.families)) {
     int needed = 0;
-    if (any_unsupported(family, d, needed)) {
+    if (any_unsupported(family, needed)) {
       out << family.name << ": not-supported (needs compute capability " << needed / 10 << "." << needed % 10 << ")\n";
       append_unchecked(family, "record", testing::Verdict::not_supported, "needs compute capability " + std::to_string(needed));
       tally.add(testing::Verdict::not_supported, 0);
@@ -326,7 +325,6 @@ int verify(const GoldenOptions& o, std::ostream& out) {
     out << "warpconf golden verify: skipped: " << gpu::device().reason << "\n";
     return kNotRecorded;
   }
-  const gpu::DeviceInfo& d = require_gpu().info;
   const golden::Header now = device_header();
   const std::string architecture = architecture_of(now);
   const std::string dir = o.dirs.empty() ? golden_dir(architecture, now.code_path) : o.dirs.front();
@@ -357,7 +355,7 @@ int verify(const GoldenOptions& o, std::ostream& out) {
       continue;
     }
     int needed = 0;
-    if (any_unsupported(family, d, needed)) {
+    if (any_unsupported(family, needed)) {
       out << family.name << ": not-supported\n";
       tally.add(testing::Verdict::not_supported, 0);
       continue;

@@ -1,12 +1,14 @@
 # Runs a libFuzzer binary for SECONDS on a scratch copy of its seed corpus (the tree is never
 # written); fails on any finding and when the run did not execute inputs. A crashing input is kept
 # under WORK as crash-*, and `<FUZZER> <that file>` replays it.
-# In: FUZZER, CORPUS (seed folder), WORK (scratch folder, emptied first), SECONDS.
+# In: FUZZER, CORPUS (seed folder), DICTIONARY (the format's tokens), WORK (scratch folder, emptied
+# first), SECONDS.
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 file(COPY "${CORPUS}/" DESTINATION "${WORK}/corpus")
 execute_process(
   COMMAND "${FUZZER}" -max_total_time=${SECONDS} -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+          -dict=${DICTIONARY}
           -artifact_prefix=${WORK}/ "${WORK}/corpus"
   RESULT_VARIABLE status
   OUTPUT_VARIABLE output

@@ -2,7 +2,7 @@
 # Installs what warpconf needs on Debian/Ubuntu and is missing; safe to run again.
 # The CUDA Toolkit (nvcc 13) is not a distribution package: it must already be installed.
 set -euo pipefail
-packages=(cmake ninja-build g++ libgtest-dev libgmock-dev googletest librapidcheck-dev nlohmann-json3-dev libcli11-dev)
+packages=(cmake ninja-build g++ clang libgtest-dev libgmock-dev googletest librapidcheck-dev nlohmann-json3-dev libcli11-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -312,6 +312,12 @@ TEST(GoldenFormat, a_missing_file_is_a_format_error_at_line_0) {
     EXPECT_EQ(e.line(), 0u);
     EXPECT_EQ(std::string(e.what()), "/nonexistent/sm_90/shuffle.golden: cannot read: No such file or directory");
   }
+  try {
+    read_golden_file("/");
+    ADD_FAILURE() << "read a directory without error";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(std::string(e.what()), "/: cannot read: Is a directory");
+  }
 }
 
 // A deviations file of two blocks, with comments and blank lines around them.

@@ -1,0 +1,15 @@
+// What a fuzz target of this folder shares with the replay main: the libFuzzer entry point, and a
+// count of the inputs the reader accepted, so that a replay that read nothing fails.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+
+namespace wc::fuzz {
+
+// Inputs the reader accepted (and whose round trip held); the others were FormatErrors.
+extern size_t accepted_inputs;
+
+}  // namespace wc::fuzz

@@ -1,0 +1,25 @@
+# Runs a libFuzzer binary for SECONDS on a scratch copy of its seed corpus (the tree is never
+# written); fails on any finding and when the run did not execute inputs. A crashing input is kept
+# under WORK as crash-*, and `<FUZZER> <that file>` replays it.
+# In: FUZZER, CORPUS (seed folder), DICTIONARY (the format's tokens), WORK (scratch folder, emptied
+# first), SECONDS.
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+file(COPY "${CORPUS}/" DESTINATION "${WORK}/corpus")
+execute_process(
+  COMMAND "${FUZZER}" -max_total_time=${SECONDS} -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+          -dict=${DICTIONARY}
+          -artifact_prefix=${WORK}/ "${WORK}/corpus"
+  RESULT_VARIABLE status
+  OUTPUT_VARIABLE output
+  ERROR_VARIABLE output)
+string(REGEX MATCH "stat::number_of_executed_units: *[0-9]+" executed "${output}")
+string(REGEX MATCH "[0-9]+$" executed "${executed}")
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "${FUZZER} found a defect (status ${status}); the input is under ${WORK}:\n${output}")
+endif()
+if(NOT executed GREATER 0)
+  message(FATAL_ERROR "${FUZZER} executed no inputs:\n${output}")
+endif()
+string(REGEX MATCH "#[0-9]+[^\n]*DONE[^\n]*" done "${output}")
+message("${FUZZER}: ${executed} inputs in ${SECONDS} s, no finding. ${done}")

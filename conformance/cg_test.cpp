@@ -161,7 +161,7 @@ TEST(CgSweepCoverage, holds_all_true_tiles_and_all_true_partitions_of_every_size
     }
     for (size_t c = 0; c < partitions.cases.size() && !partition_all_true; ++c) {
       const model::WarpOutcome out = gpu::model_outcome(partitions, c);
-      const auto& pred = partitions.args[partitions.cases[c].arg];
+      const auto& pred = gpu::inputs<gpu::PartitionInputs>(partitions, c).predicate;
       for (int lane = 0; lane < 32; ++lane)
         partition_all_true = partition_all_true ||
                              (model::has_value(out[lane]) && pred[lane] != 0 && (out[lane].bits & 0xFFFF) == 1 &&

@@ -62,9 +62,10 @@ TEST_F(FnsDocumentedOnGpu, gives_the_documented_result) {
     bases[i] = static_cast<int32_t>(kFnsExamples[i].base);
     offsets[i] = kFnsExamples[i].offset;
   }
-  b.values = {masks};
-  b.args = {offsets};
-  b.args2 = {bases};
+  const gpu::FnsInputs<gpu::TableRef> t = gpu::tables<gpu::FnsInputs>(b);
+  t.mask = {masks};
+  t.offset = {offsets};
+  t.base = {bases};
   b.cases = {{0, 0, 0, 0}};
   sweeps::DocumentedExample lanes{"the PTX ISA's fns examples, one a lane", {}};
   for (size_t i = 0; i < std::size(kFnsExamples); ++i) {

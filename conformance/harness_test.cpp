@@ -12,7 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "generators/draw.hpp"
+#include "generators/warp_case.hpp"
+#include "gpu/pattern_batch.hpp"
 #include "gpu/shuffle_batch.hpp"
+#include "gpu/vote_batch.hpp"
 #include "model/fns.hpp"
 #include "model/shuffle.hpp"
 #include "sweeps/expect.hpp"
@@ -164,6 +167,43 @@ TEST(CompareHarness, takes_coalesced_groups_from_the_inputs_not_from_the_gpu) {
   EXPECT_GT(report.bad_lanes(), 0u);
   ASSERT_TRUE(report.first.has_value());
   EXPECT_NE(report.first->want.bits >> 32, uint64_t{1} << report.first->lane) << "the model's group is not the GPU's";
+}
+
+// A family's named inputs are views of the batch's generic tables, which upload() sends the device:
+// a case reads the rows its CaseRow names, a table left empty reads as zeros (as the device's copy
+// does), and the builders write the tables and row indices that the field's kStored entry says.
+TEST(NamedInputs, read_and_write_the_generic_tables_each_field_names) {
+  gpu::ShuffleBatch b;
+  const gpu::ShuffleInputs<gpu::TableRef> t = gpu::tables<gpu::ShuffleInputs>(b);
+  t.lane_arg = {sweeps::uniform<int32_t>(1), sweeps::uniform<int32_t>(2)};
+  t.width = {sweeps::uniform<int32_t>(8), sweeps::uniform<int32_t>(16), sweeps::uniform<int32_t>(32)};
+  gpu::CaseRow row{0, 0, 0, 0};
+  const gpu::ShuffleInputs<gpu::RowIndexRef> at = gpu::row_indices<gpu::ShuffleInputs>(row);
+  at.lane_arg = 1;
+  at.width = 2;
+  b.cases = {row};
+  EXPECT_EQ(b.args.size(), 2u);
+  EXPECT_EQ(b.args2.size(), 3u);
+  EXPECT_TRUE(b.values.empty());
+  EXPECT_EQ(row.arg, 1u);
+  EXPECT_EQ(row.arg2, 2u);
+  const gpu::ShuffleInputs<gpu::RowView> in = gpu::inputs<gpu::ShuffleInputs>(b, 0);
+  EXPECT_EQ(&in.lane_arg, &b.args[1]);
+  EXPECT_EQ(&in.width, &b.args2[2]);
+  EXPECT_EQ(in.value, model::PerLane<uint64_t>{});
+
+  // A family that skips a generic table: its second field is the values table, not args2.
+  gpu::PatternBatch p;
+  gpu::tables<gpu::PatternInputs>(p).value = {sweeps::uniform<uint64_t>(7)};
+  gpu::CaseRow pattern_row{0, 0, 0, 0};
+  gpu::row_indices<gpu::PatternInputs>(pattern_row).value = 5;
+  EXPECT_EQ(p.values.size(), 1u);
+  EXPECT_TRUE(p.args2.empty());
+  EXPECT_EQ(pattern_row.value, 5u);
+  EXPECT_EQ(pattern_row.arg2, 0u);
+
+  gen::WarpCase<model::VoteOp> c;
+  EXPECT_EQ(&gen::inputs<gpu::VoteInputs>(c).predicate, &c.arg);
 }
 
 TEST(CompareHarness, counts_every_lane_once_per_class) {

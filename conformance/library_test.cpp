@@ -183,16 +183,16 @@ TEST(LibraryComparison, accepts_another_order_and_catches_a_dropped_element) {
     out.bits.resize(out.cases * 32);
     out.wrote.resize(out.cases * 32);
     for (size_t c = 0; c < out.cases; ++c) {
-      const gpu::CaseRow& row = b.cases[c];
+      const model::PerLane<uint64_t>& value = gpu::inputs<gpu::AlgorithmInputs>(b, c).value;
       const int width = gpu::algorithm_width(b, c);
-      const model::Scene scene = gpu::scene_of(b.scenes[row.scene], b.block, c);
+      const model::Scene scene = gpu::scene_of(b.scenes[b.cases[c].scene], b.block, c);
       const uint32_t calling = model::callers(scene);
       for (int lane = 0; lane < 32; ++lane) {
         const bool calls = model::has_lane(calling, lane);
         float sum = 0;
         const int first = lane & ~(width - 1);
         for (int k = first + width - 1 - (drop_last ? 1 : 0); k >= first; --k)
-          sum += static_cast<float>(model::floating_value(Type::f32, b.values[row.value][k]));
+          sum += static_cast<float>(model::floating_value(Type::f32, value[k]));
         out.bits[c * 32 + lane] = calls ? model::floating_bits(Type::f32, sum) : gpu::kSentinel;
         out.wrote[c * 32 + lane] = calls ? 1 : 0;
       }

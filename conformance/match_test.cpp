@@ -77,7 +77,7 @@ TEST_F(MatchDocumentedOnGpu, gives_the_documented_result) {
     b.op = ex.op;
     b.type = ex.type;
     b.scenes = {model::uniform_scene(ex.mask, ex.exited)};
-    b.values = {alternating(ex.even_value, ex.odd_value)};
+    gpu::tables<gpu::MatchInputs>(b).value = {alternating(ex.even_value, ex.odd_value)};
     b.cases = {{0, 0, 0, 0}};
     sweeps::expect_gpu_gives_documented(b, {{ex.claim, {{ex.lane, ex.want}}}});
   }

@@ -256,8 +256,9 @@ TEST_F(PatternDocumentedOnGpu, gives_the_documented_result) {
     b.op = {ex.pattern, ex.op, gpu::PatternImplementation::seam};
     b.type = ex.type;
     b.scenes = {model::uniform_scene(ex.mask, ex.exited)};
-    b.args = {ex.flags};
-    b.values = {ex.values};
+    const gpu::PatternInputs<gpu::TableRef> t = gpu::tables<gpu::PatternInputs>(b);
+    t.flag = {ex.flags};
+    t.value = {ex.values};
     b.cases = {{0, 0, 0, 0}};
     b.scenario = {"documented example", example_text(ex)};
     gpu::WarpResults results;

@@ -17,16 +17,20 @@ namespace {
 using gen::Choices;
 using gen::Draw;
 
+gpu::ShuffleInputs<gpu::RowView> shuffle_inputs(const gen::WarpCase<model::ShuffleOp>& c) {
+  return gen::inputs<gpu::ShuffleInputs>(c);
+}
+
 TEST(Draw, gives_the_same_cases_for_the_same_seed_and_index) {
   for (uint64_t index : {0ull, 1ull, 12345ull}) {
     Draw a(42, index), b(42, index), other(43, index);
     const auto ca = gen::shuffle_case(a, model::ShuffleOp::bfly, model::Type::f64);
     const auto cb = gen::shuffle_case(b, model::ShuffleOp::bfly, model::Type::f64);
     const auto co = gen::shuffle_case(other, model::ShuffleOp::bfly, model::Type::f64);
-    EXPECT_EQ(ca.value, cb.value);
-    EXPECT_EQ(ca.arg, cb.arg);
+    EXPECT_EQ(shuffle_inputs(ca).value, shuffle_inputs(cb).value);
+    EXPECT_EQ(shuffle_inputs(ca).lane_arg, shuffle_inputs(cb).lane_arg);
     EXPECT_EQ(ca.scene.mask, cb.scene.mask);
-    EXPECT_NE(ca.value, co.value);
+    EXPECT_NE(shuffle_inputs(ca).value, shuffle_inputs(co).value);
   }
 }
 
@@ -35,15 +39,15 @@ TEST(Draw, replays_recorded_choices_and_reads_zeros_past_their_end) {
   const auto original = gen::vote_case(recorded, model::VoteOp::ballot);
   Draw replay(recorded.choices());
   const auto again = gen::vote_case(replay, model::VoteOp::ballot);
-  EXPECT_EQ(original.arg, again.arg);
+  EXPECT_EQ(gen::inputs<gpu::VoteInputs>(original).predicate, gen::inputs<gpu::VoteInputs>(again).predicate);
   EXPECT_EQ(original.scene.exited, again.scene.exited);
   Draw empty(Choices{});
   const auto simplest = gen::shuffle_case(empty, model::ShuffleOp::idx, model::Type::i32);
   EXPECT_EQ(simplest.scene.mask[5], model::kFullMask) << "choice 0 of every generator is its simplest value";
   EXPECT_EQ(simplest.scene.exited, 0u);
   EXPECT_EQ(simplest.lanes_launched, 32);
-  EXPECT_EQ(simplest.arg2[0], 32);
-  EXPECT_EQ(simplest.arg[9], 0);
+  EXPECT_EQ(shuffle_inputs(simplest).width[0], 32);
+  EXPECT_EQ(shuffle_inputs(simplest).lane_arg[9], 0);
 }
 
 // Generators shrink toward simple values only if their orders start there: small_int's order must
@@ -78,10 +82,11 @@ TEST(RandomCases, are_drawn_on_all_cores_and_batched_without_loss) {
     for (size_t row = 0; row < cb.origin.size(); ++row) {
       Draw alone(99, 1000 + cb.origin[row]);
       const auto want = shuffles(alone);
-      const gpu::CaseRow& r = cb.batch.cases[row];
-      EXPECT_EQ(cb.batch.values[r.value], want.value);
-      EXPECT_EQ(cb.batch.args[r.arg], want.arg);
-      EXPECT_EQ(cb.batch.scenes[r.scene].mask, want.scene.mask);
+      const gpu::ShuffleInputs<gpu::RowView> got = gpu::inputs<gpu::ShuffleInputs>(cb.batch, row);
+      EXPECT_EQ(got.value, shuffle_inputs(want).value);
+      EXPECT_EQ(got.lane_arg, shuffle_inputs(want).lane_arg);
+      EXPECT_EQ(got.width, shuffle_inputs(want).width);
+      EXPECT_EQ(cb.batch.scenes[cb.batch.cases[row].scene].mask, want.scene.mask);
       EXPECT_EQ(cb.batch.block.x, want.lanes_launched == 32 ? 256 : want.lanes_launched);
     }
     batched += cb.origin.size();
@@ -112,7 +117,8 @@ TEST(Laws, a_broken_law_is_shrunk_and_reported_with_its_replay) {
   EXPECT_NONFATAL_FAILURE(gen::expect_law(1000,
                                           [](Draw& d) -> gen::LawResult {
                                             const auto c = gen::shuffle_case(d, model::ShuffleOp::up, model::Type::u32);
-                                            if (c.arg[3] > 40) return gen::violation("arg ", c.arg[3], " at lane 3");
+                                            const int32_t arg = shuffle_inputs(c).lane_arg[3];
+                                            if (arg > 40) return gen::violation("arg ", arg, " at lane 3");
                                             return {};
                                           }),
                           "arg 41 at lane 3");

@@ -82,7 +82,7 @@ TEST_F(ReduceDocumentedOnGpu, gives_the_documented_result) {
     b.op = ex.op;
     b.type = ex.type;
     b.scenes = {model::uniform_scene(ex.mask, ex.exited)};
-    b.values = {uniform<uint64_t>(ex.value)};
+    gpu::tables<gpu::ReduceInputs>(b).value = {uniform<uint64_t>(ex.value)};
     b.cases = {{0, 0, 0, 0}};
     sweeps::DocumentedExample every_participant{ex.claim, {}};
     for (int lane = 0; lane < 32; ++lane)

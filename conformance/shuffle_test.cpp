@@ -250,15 +250,20 @@ TEST_P(ShuffleDocumentedOnGpu, reads_the_documented_source_lane) {
     b.op = op;
     b.type = type;
     b.scenes = {model::uniform_scene(model::kFullMask)};
-    b.values = {lane_values(type)};
+    const gpu::ShuffleInputs<gpu::TableRef> t = gpu::tables<gpu::ShuffleInputs>(b);
+    t.value = {lane_values(type)};
     std::vector<sweeps::DocumentedExample> examples;
     for (const DocumentedExample& ex : documented_examples()) {
       if (ex.op != op) continue;
-      b.cases.push_back({0, static_cast<uint32_t>(b.args.size()), static_cast<uint32_t>(b.args2.size()), 0});
-      b.args.push_back(ex.arg);
-      b.args2.push_back(uniform(ex.width));
+      gpu::CaseRow row{0, 0, 0, 0};
+      const gpu::ShuffleInputs<gpu::RowIndexRef> at = gpu::row_indices<gpu::ShuffleInputs>(row);
+      at.lane_arg = static_cast<uint32_t>(t.lane_arg.size());
+      at.width = static_cast<uint32_t>(t.width.size());
+      b.cases.push_back(row);
+      t.lane_arg.push_back(ex.arg);
+      t.width.push_back(uniform(ex.width));
       sweeps::DocumentedExample lanes{ex.claim, {}};
-      for (int lane = 0; lane < 32; ++lane) lanes.lanes.push_back({lane, b.values[0][ex.source[lane]]});
+      for (int lane = 0; lane < 32; ++lane) lanes.lanes.push_back({lane, t.value[0][ex.source[lane]]});
       examples.push_back(lanes);
     }
     sweeps::expect_gpu_gives_documented(b, examples);

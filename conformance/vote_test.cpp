@@ -81,13 +81,16 @@ TEST_F(VoteDocumentedOnGpu, gives_the_documented_result) {
   for (VoteOp op : model::kVoteOps) {
     gpu::VoteBatch b;
     b.op = op;
+    const gpu::VoteInputs<gpu::TableRef> t = gpu::tables<gpu::VoteInputs>(b);
     std::vector<sweeps::DocumentedExample> examples;
     for (const VoteExample& ex : kVoteExamples) {
       if (ex.op != op) continue;
-      const uint32_t row = static_cast<uint32_t>(b.cases.size());
+      const uint32_t index = static_cast<uint32_t>(b.cases.size());
       b.scenes.push_back(model::uniform_scene(ex.mask, ex.exited));
-      b.args.push_back(predicates(ex.pred));
-      b.cases.push_back({row, row, 0, 0});
+      t.predicate.push_back(predicates(ex.pred));
+      gpu::CaseRow row{index, 0, 0, 0};
+      gpu::row_indices<gpu::VoteInputs>(row).predicate = index;
+      b.cases.push_back(row);
       examples.push_back({ex.claim, {{ex.lane, ex.want}}});
     }
     sweeps::expect_gpu_gives_documented(b, examples);

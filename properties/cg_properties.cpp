@@ -23,7 +23,7 @@ TEST(CgLaws, labeled_partitions_cover_the_tile_with_ranked_groups) {
   gen::expect_law(100000, [](Draw& d) -> LawResult {
     const int size = model::kTileSizes[d.below(model::kTileSizes.size())];
     const auto c = gen::partition_case(d, {PartitionKind::labeled, size});
-    const auto out = model::partition(PartitionKind::labeled, c.scene, c.value);
+    const auto out = model::partition(PartitionKind::labeled, c.scene, gen::inputs<gpu::PartitionInputs>(c).label);
     for (int lane = 0; lane < 32; ++lane) {
       if (!model::has_value(out[lane])) continue;
       const uint32_t members = static_cast<uint32_t>(out[lane].bits >> 32);

@@ -33,12 +33,13 @@ TEST(LibraryLaws, two_real_orders_lie_within_the_order_free_model) {
     const gpu::AlgorithmSpec spec{WarpAlgorithm::reduce, op, Implementation::cg_tile};
     const gen::WarpCase<gpu::AlgorithmSpec> c = gen::library_case(d, spec, type);
     const model::Scene full = model::uniform_scene(model::kFullMask);
-    const int width = c.arg2[0];
+    const gpu::AlgorithmInputs<gpu::RowView> in = gen::inputs<gpu::AlgorithmInputs>(c);
+    const int width = in.width[0];
     const std::pair<WarpAlgorithm, LibraryCall> pairs[] = {{WarpAlgorithm::reduce_butterfly, LibraryCall::cg_reduce},
                                                            {WarpAlgorithm::inclusive_scan, LibraryCall::cg_inclusive_scan}};
     for (const auto& [order, call] : pairs) {
-      const auto exact = model::warp_algorithm(order, op, type, full, width, c.value);
-      const auto bound = model::library_algorithm(call, op, type, full, width, c.value, 0);
+      const auto exact = model::warp_algorithm(order, op, type, full, width, in.value);
+      const auto bound = model::library_algorithm(call, op, type, full, width, in.value, 0);
       for (int lane = 0; lane < 32; ++lane) {
         if (!model::has_value(bound[lane]) || !model::has_value(exact[lane])) continue;
         const bool holds = bound[lane].tolerance ? testing::within(*bound[lane].tolerance, exact[lane].bits)

@@ -21,8 +21,9 @@ TEST(MatchLaws, classes_partition_the_participants_and_agree_with_match_all) {
   gen::expect_law(100000, [](Draw& d) -> LawResult {
     const model::Type type = model::kMatchTypes[d.below(model::kMatchTypes.size())];
     const auto c = gen::match_case(d, MatchOp::any, type);
-    const auto any = model::match(MatchOp::any, type, c.scene, c.value);
-    const auto all = model::match(MatchOp::all, type, c.scene, c.value);
+    const model::PerLane<uint64_t>& value = gen::inputs<gpu::MatchInputs>(c).value;
+    const auto any = model::match(MatchOp::any, type, c.scene, value);
+    const auto all = model::match(MatchOp::all, type, c.scene, value);
     for (int lane = 0; lane < 32; ++lane) {
       if (!model::has_value(any[lane])) continue;
       const uint32_t p = model::participants(c.scene, lane), mine = static_cast<uint32_t>(any[lane].bits);

@@ -20,6 +20,9 @@ using model::Type;
 using model::has_value;
 using sweeps::uniform;
 
+// A random case's shuffle inputs by name.
+gpu::ShuffleInputs<gpu::RowView> inputs(const gen::WarpCase<ShuffleOp>& c) { return gen::inputs<gpu::ShuffleInputs>(c); }
+
 gen::WarpCase<ShuffleOp> any_shuffle_case(Draw& d) {
   const ShuffleOp op = model::kShuffleOps[d.below(model::kShuffleOps.size())];
   const Type type = model::kShuffleTypes[d.below(model::kShuffleTypes.size())];
@@ -33,13 +36,14 @@ gen::WarpCase<ShuffleOp> any_shuffle_case(Draw& d) {
 TEST(ShuffleLaws, width_one_yields_the_own_value_or_an_earlier_lane_for_xor) {
   gen::expect_law(50000, [](Draw& d) -> LawResult {
     const auto c = any_shuffle_case(d);
-    const auto out = model::shuffle(c.op, c.type, c.scene, c.arg, uniform<int32_t>(1), c.value);
+    const auto in = inputs(c);
+    const auto out = model::shuffle(c.op, c.type, c.scene, in.lane_arg, uniform<int32_t>(1), in.value);
     for (int lane = 0; lane < 32; ++lane) {
       if (out[lane].cls == LaneClass::not_called) continue;
-      const int j = lane ^ (c.arg[lane] & 31);
+      const int j = lane ^ (in.lane_arg[lane] & 31);
       const int want = c.op != ShuffleOp::bfly ? lane : j < lane ? j : lane;
       if (out[lane].source != want) return violation(c, "\nlane ", lane, " reads lane ", out[lane].source);
-      if (c.op != ShuffleOp::bfly && out[lane].bits != (c.value[lane] & model::value_mask(model::info(c.type).bits)))
+      if (c.op != ShuffleOp::bfly && out[lane].bits != (in.value[lane] & model::value_mask(model::info(c.type).bits)))
         return violation(c, "\nlane ", lane, " does not get its own value");
     }
     return {};
@@ -72,13 +76,14 @@ TEST(ShuffleLaws, xor_twice_with_the_same_lane_mask_is_the_identity) {
 TEST(ShuffleLaws, argument_and_width_act_modulo_32) {
   gen::expect_law(50000, [](Draw& d) -> LawResult {
     const auto c = any_shuffle_case(d);
-    PerLane<int32_t> arg_plus = c.arg, width_plus = c.arg2;
+    const auto in = inputs(c);
+    PerLane<int32_t> arg_plus = in.lane_arg, width_plus = in.width;
     for (int lane = 0; lane < 32; ++lane) {
-      arg_plus[lane] = static_cast<int32_t>(static_cast<uint32_t>(c.arg[lane]) + 32u);
-      width_plus[lane] = static_cast<int32_t>(static_cast<uint32_t>(c.arg2[lane]) + 32u);
+      arg_plus[lane] = static_cast<int32_t>(static_cast<uint32_t>(in.lane_arg[lane]) + 32u);
+      width_plus[lane] = static_cast<int32_t>(static_cast<uint32_t>(in.width[lane]) + 32u);
     }
-    const auto base = model::shuffle(c.op, c.type, c.scene, c.arg, c.arg2, c.value);
-    const auto shifted = model::shuffle(c.op, c.type, c.scene, arg_plus, width_plus, c.value);
+    const auto base = model::shuffle(c.op, c.type, c.scene, in.lane_arg, in.width, in.value);
+    const auto shifted = model::shuffle(c.op, c.type, c.scene, arg_plus, width_plus, in.value);
     for (int lane = 0; lane < 32; ++lane)
       if (base[lane].source != shifted[lane].source || has_value(base[lane]) != has_value(shifted[lane]) ||
           (has_value(base[lane]) && base[lane].bits != shifted[lane].bits))
@@ -92,14 +97,15 @@ TEST(ShuffleLaws, a_64_bit_shuffle_is_two_32_bit_shuffles) {
   gen::expect_law(50000, [](Draw& d) -> LawResult {
     const Type type = gen::element(d, {Type::i64, Type::u64, Type::f64, Type::long_, Type::ulong});
     const auto c = gen::shuffle_case(d, model::kShuffleOps[d.below(4)], type);
+    const auto in = inputs(c);
     PerLane<uint64_t> hi{}, lo{};
     for (int lane = 0; lane < 32; ++lane) {
-      hi[lane] = c.value[lane] >> 32;
-      lo[lane] = c.value[lane] & 0xFFFFFFFFu;
+      hi[lane] = in.value[lane] >> 32;
+      lo[lane] = in.value[lane] & 0xFFFFFFFFu;
     }
-    const auto whole = model::shuffle(c.op, type, c.scene, c.arg, c.arg2, c.value);
-    const auto high = model::shuffle(c.op, Type::u32, c.scene, c.arg, c.arg2, hi);
-    const auto low = model::shuffle(c.op, Type::u32, c.scene, c.arg, c.arg2, lo);
+    const auto whole = model::shuffle(c.op, type, c.scene, in.lane_arg, in.width, in.value);
+    const auto high = model::shuffle(c.op, Type::u32, c.scene, in.lane_arg, in.width, hi);
+    const auto low = model::shuffle(c.op, Type::u32, c.scene, in.lane_arg, in.width, lo);
     for (int lane = 0; lane < 32; ++lane)
       if (whole[lane].cls != high[lane].cls ||
           (has_value(whole[lane]) && whole[lane].bits != ((high[lane].bits << 32) | low[lane].bits)))
@@ -113,7 +119,8 @@ TEST(ShuffleLaws, a_64_bit_shuffle_is_two_32_bit_shuffles) {
 TEST(ShuffleLaws, a_calling_lane_reads_only_lanes_of_its_call) {
   gen::expect_law(50000, [](Draw& d) -> LawResult {
     const auto c = any_shuffle_case(d);
-    const auto out = model::shuffle(c.op, c.type, c.scene, c.arg, c.arg2, c.value);
+    const auto in = inputs(c);
+    const auto out = model::shuffle(c.op, c.type, c.scene, in.lane_arg, in.width, in.value);
     const uint32_t calling = model::callers(c.scene);
     for (int lane = 0; lane < 32; ++lane) {
       if ((out[lane].cls == LaneClass::not_called) != !model::has_lane(calling, lane))

@@ -20,9 +20,10 @@ using model::VoteOp;
 TEST(VoteLaws, all_any_and_uni_follow_from_the_ballot) {
   gen::expect_law(100000, [](Draw& d) -> LawResult {
     const auto c = gen::vote_case(d, VoteOp::ballot);
-    const auto ballot = model::vote(VoteOp::ballot, c.scene, c.arg);
-    const auto all = model::vote(VoteOp::all, c.scene, c.arg), any = model::vote(VoteOp::any, c.scene, c.arg),
-               uni = model::vote(VoteOp::uni, c.scene, c.arg);
+    const model::PerLane<int32_t>& predicate = gen::inputs<gpu::VoteInputs>(c).predicate;
+    const auto ballot = model::vote(VoteOp::ballot, c.scene, predicate);
+    const auto all = model::vote(VoteOp::all, c.scene, predicate), any = model::vote(VoteOp::any, c.scene, predicate),
+               uni = model::vote(VoteOp::uni, c.scene, predicate);
     for (int lane = 0; lane < 32; ++lane) {
       if (!model::has_value(ballot[lane])) continue;
       const uint32_t p = model::participants(c.scene, lane), b = static_cast<uint32_t>(ballot[lane].bits);

@@ -1,7 +1,11 @@
 # Included by ctest before it runs tests (TEST_INCLUDE_FILES): registers one ctest test per
 # GoogleTest suite of WARPCONF_BINARY, listing the suites again whenever the binary is newer than
 # the list. One process per suite starts CUDA once for all of the suite's tests.
-# In: WARPCONF_BINARY, WARPCONF_LABEL (label of suites without "OnGpu"), WARPCONF_SUITES_FILE.
+# In: WARPCONF_BINARY, WARPCONF_LABEL (label of suites without "OnGpu"), WARPCONF_SUITES_FILE,
+# WARPCONF_SANITIZER (compute-sanitizer, or empty).
+# Each GPU suite is registered three more ways, run only by the `jit` and `sanitize` test presets:
+# jit/<suite> with the driver compiling the embedded compute_75 PTX (the suite fails unless that
+# code ran), and sanitize/<tool>/<suite> under compute-sanitizer's memcheck, racecheck and synccheck.
 if(NOT EXISTS "${WARPCONF_BINARY}")
   get_filename_component(missing "${WARPCONF_BINARY}" NAME)
   add_test("${missing}_NOT_BUILT" "${WARPCONF_BINARY}")
@@ -24,6 +28,21 @@ if(NOT EXISTS "${WARPCONF_SUITES_FILE}" OR "${WARPCONF_BINARY}" IS_NEWER_THAN "$
       endif()
       string(APPEND content "add_test([==[${suite}]==] [==[${WARPCONF_BINARY}]==] [==[--gtest_filter=${suite}.*]==])\n"
                             "set_tests_properties([==[${suite}]==] PROPERTIES LABELS ${label} TIMEOUT 300 SKIP_RETURN_CODE 77)\n")
+      if(label STREQUAL "gpu")
+        string(APPEND content
+               "add_test([==[jit/${suite}]==] [==[${WARPCONF_BINARY}]==] [==[--gtest_filter=${suite}.*]==])\n"
+               "set_tests_properties([==[jit/${suite}]==] PROPERTIES LABELS jit TIMEOUT 900 SKIP_RETURN_CODE 77 "
+               "ENVIRONMENT [==[CUDA_FORCE_PTX_JIT=1;CUDA_CACHE_DISABLE=1;WARPCONF_EXPECT_PTX=75]==])\n")
+        if(WARPCONF_SANITIZER)
+          foreach(tool IN ITEMS memcheck racecheck synccheck)
+            string(APPEND content
+                   "add_test([==[sanitize/${tool}/${suite}]==] [==[${WARPCONF_SANITIZER}]==] --tool ${tool} "
+                   "--error-exitcode 1 --print-limit 20 [==[${WARPCONF_BINARY}]==] [==[--gtest_filter=${suite}.*]==])\n"
+                   "set_tests_properties([==[sanitize/${tool}/${suite}]==] PROPERTIES LABELS sanitize TIMEOUT 3600 "
+                   "SKIP_RETURN_CODE 77 ENVIRONMENT WARPCONF_SANITIZED=1)\n")
+          endforeach()
+        endif()
+      endif()
     endif()
   endforeach()
   file(WRITE "${WARPCONF_SUITES_FILE}" "${content}")

@@ -138,6 +138,64 @@ TEST_F(GoldenCheck, a_listed_deviation_that_no_longer_occurs_fails) {
   EXPECT_NE(o.out.find("listed deviation fns.int-min no longer occurs"), std::string::npos) << o.out;
 }
 
+// The first output of the given class, changed: its case index and output.
+std::pair<size_t, size_t> change_first(golden::GoldenFile& file, char cls) {
+  for (golden::CaseLine& line : file.cases)
+    for (size_t k = 0; k < line.outputs.size(); ++k)
+      if (line.classes[k] == cls && line.outputs[k]) {
+        *line.outputs[k] ^= 0x10;
+        return {line.index, k};
+      }
+  ADD_FAILURE() << "no output of class " << cls;
+  return {0, 0};
+}
+
+TEST_F(GoldenCheck, accept_refuses_a_recording_with_a_lane_that_disagrees_with_the_model) {
+  golden::GoldenFile file = read("shuffle");
+  change_first(file, 'd');
+  const fs::path pending = dir_ / "pending", target = dir_ / "accepted";
+  fs::create_directories(pending);
+  std::ofstream(pending / "shuffle.golden") << golden::write_golden(file);
+  const Outcome o = run_cli({"golden", "accept", pending.string(), "--golden", target.string()});
+  EXPECT_EQ(o.status, 1) << o.out << o.err;
+  EXPECT_NE(o.out.find("shuffle: refused"), std::string::npos) << o.out;
+  EXPECT_FALSE(fs::exists(target / "shuffle.golden"));
+  EXPECT_TRUE(fs::exists(pending / "shuffle.golden"));
+}
+
+TEST_F(GoldenCheck, accept_moves_a_good_recording_and_shows_its_diff) {
+  golden::GoldenFile file = read("shuffle");
+  change_first(file, 'u');
+  const fs::path pending = dir_ / "pending", target = dir_ / "accepted";
+  fs::create_directories(target);
+  fs::copy_file(committed("shuffle.golden"), target / "shuffle.golden");
+  fs::create_directories(pending);
+  std::ofstream(pending / "shuffle.golden") << golden::write_golden(file);
+  const Outcome o = run_cli({"golden", "accept", pending.string(), "--golden", target.string()});
+  EXPECT_EQ(o.status, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("0 differing outputs the documents fix, 1 differing undefined or float outputs"),
+            std::string::npos) << o.out;
+  EXPECT_TRUE(golden::read_golden_file((target / "shuffle.golden").string()) == file) << "the pending file, moved";
+  EXPECT_FALSE(fs::exists(pending / "shuffle.golden"));
+}
+
+TEST_F(GoldenCheck, diff_counts_an_undefined_lane_as_a_behaviour_change_and_names_it) {
+  golden::GoldenFile file = read("shuffle");
+  const auto [changed_case, changed_output] = change_first(file, 'u');
+  const fs::path a = dir_ / "a", b = dir_ / "b";
+  fs::create_directories(a);
+  fs::create_directories(b);
+  fs::copy_file(committed("shuffle.golden"), a / "shuffle.golden");
+  std::ofstream(b / "shuffle.golden") << golden::write_golden(file);
+  const Outcome o = run_cli({"golden", "diff", a.string(), b.string(), "--family", "shuffle"});
+  EXPECT_EQ(o.status, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("0 that the documents fix, 1 undefined or float (behaviour changes)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("case " + std::to_string(changed_case) + " ["), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("output " + std::to_string(changed_output) + " (undefined)"), std::string::npos) << o.out;
+  const Outcome strict = run_cli({"golden", "diff", a.string(), b.string(), "--family", "shuffle", "--strict"});
+  EXPECT_EQ(strict.status, 1) << strict.out;
+}
+
 TEST_F(GoldenCheck, an_unknown_family_is_bad_input) {
   const Outcome o = run_cli({"golden", "check", dir_.string(), "--family", "shuffles"});
   EXPECT_EQ(o.status, 2);

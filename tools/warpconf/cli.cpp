@@ -7,6 +7,7 @@
 #include "warpconf/explain.hpp"
 #include "warpconf/golden.hpp"
 #include "warpconf/numbers.hpp"
+#include "warpconf/probe.hpp"
 #include "warpconf/results.hpp"
 
 namespace wc::cli {
@@ -92,17 +93,35 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   diff_cmd->add_option("A", golden.dirs, "two recording folders")->expected(2);
   diff_cmd->add_flag("--strict", golden.strict, "behaviour changes fail");
   families(diff_cmd);
+  CLI::App* probe_cmd = app.add_subcommand(
+      "probe", "Run the contract-violation probes (a calling lane outside the mask, a mask naming exited lanes or "
+               "lanes in another intrinsic), each batch in a child process, and record what each did: ran (values), "
+               "trapped (CUDA error), hung, crashed (docs/golden-format.md, contracts.txt).");
+  ProbeOptions probe;
+  probe_cmd->add_option("--timeout", probe.timeout_s, "seconds per child before it is killed as hung (default 20)");
+  probe_cmd->add_option("--batch", probe.batch, "probes per child (default 32)");
+  probe_cmd->add_option("--out", probe.out, "the contracts file to write (default golden/pending/sm_XX/contracts.txt)");
+  probe_cmd->add_option("--family", probe.families, "only this family (repeatable): shuffle, vote, match, reduce, syncwarp, activemask");
+  std::string verify_file;
+  CLI::Option* verify_opt = probe_cmd->add_option("--verify", verify_file,
+      "compare with a recording (default golden/sm_XX/contracts.txt): a changed outcome or value is a behaviour change")
+      ->expected(0, 1);
+  probe_cmd->add_flag("--strict", probe.strict, "behaviour changes fail");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     const CLI::App* shown = &app;  // the innermost command named
-    for (const CLI::App* cmd : {explain_cmd, results_cmd, golden_cmd, record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd})
+    for (const CLI::App* cmd : {explain_cmd, results_cmd, golden_cmd, record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd, probe_cmd})
       if (cmd->parsed()) shown = cmd;
     out << shown->help();
     return 0;
   } catch (const CLI::ParseError& e) {
     err << "warpconf: " << e.what() << "\n";
     return 2;
+  }
+  if (probe_cmd->parsed()) {
+    if (verify_opt->count() > 0) probe.verify = verify_file;
+    return run_probe_command(probe, out, err);
   }
   if (golden_cmd->parsed()) {
     for (CLI::App* cmd : {record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd})

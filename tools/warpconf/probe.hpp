@@ -1,0 +1,40 @@
+// `warpconf probe`: the contract-violation probes (fixtures/gpu/probe.hpp), each run in a child
+// process forked before this process touches CUDA (fixtures/isolation), recorded per architecture
+// in golden/<arch>/contracts.txt and compared with it (docs/golden-format.md).
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "golden/contracts.hpp"
+#include "gpu/probe.hpp"
+#include "isolation/child_runner.hpp"
+
+namespace wc::cli {
+
+struct ProbeOptions {
+  double timeout_s = 20;              // per child
+  size_t batch = 32;                  // probes per child
+  std::string out;                    // the contracts file to write (default golden/pending/<arch>/contracts.txt)
+  std::vector<std::string> families;  // only these families (default: all)
+  std::optional<std::string> verify;  // compare with this contracts file ("": golden/<arch>/contracts.txt)
+  bool strict = false;                // a behaviour change fails
+};
+
+// The contracts line of one probe's isolated result.
+golden::ContractLine contract_line(const gpu::ProbeCase&, const isolation::CaseResult&, double timeout_s);
+
+// CUDA's sticky hardware exceptions (700, 714 to 719): a probe that ends with one `trapped`.
+bool is_trap(int cuda_error);
+
+// Probes whose behaviour differs between a recording and now, one line each:
+// "<id>: was <behaviour>, now <behaviour>", or "<id>: not recorded, now <behaviour>".
+std::vector<std::string> contract_changes(const golden::ContractsFile& recorded, const std::vector<golden::ContractLine>& now);
+
+// Exit status: 0; 1 when the runner or the device failed, or with --strict a behaviour change;
+// 2 on bad input; 77 without a GPU, or with --verify and no recording for this architecture.
+int run_probe_command(const ProbeOptions&, std::ostream& out, std::ostream& err);
+
+}  // namespace wc::cli

@@ -5,7 +5,8 @@
 # WARPCONF_SANITIZER (compute-sanitizer, or empty).
 # Each GPU suite is registered three more ways, run only by the `jit` and `sanitize` test presets:
 # jit/<suite> with the driver compiling the embedded compute_75 PTX (the suite fails unless that
-# code ran), and sanitize/<tool>/<suite> under compute-sanitizer's memcheck, racecheck and synccheck.
+# code ran), and sanitize/<tool>/<suite> under compute-sanitizer's memcheck, racecheck and synccheck
+# (sanitize/racecheck/KnownBadBlockOnGpu passes only when racecheck reports its planted race).
 if(NOT EXISTS "${WARPCONF_BINARY}")
   get_filename_component(missing "${WARPCONF_BINARY}" NAME)
   add_test("${missing}_NOT_BUILT" "${WARPCONF_BINARY}")
@@ -40,6 +41,12 @@ if(NOT EXISTS "${WARPCONF_SUITES_FILE}" OR "${WARPCONF_BINARY}" IS_NEWER_THAN "$
                    "--error-exitcode 1 --print-limit 20 [==[${WARPCONF_BINARY}]==] [==[--gtest_filter=${suite}.*]==])\n"
                    "set_tests_properties([==[sanitize/${tool}/${suite}]==] PROPERTIES LABELS sanitize TIMEOUT 3600 "
                    "SKIP_RETURN_CODE 77 ENVIRONMENT WARPCONF_SANITIZED=1)\n")
+            # The planted MissingBarrier reuses shared memory without a barrier: racecheck must report it.
+            if(tool STREQUAL "racecheck" AND suite STREQUAL "KnownBadBlockOnGpu")
+              string(APPEND content
+                     "set_tests_properties([==[sanitize/${tool}/${suite}]==] PROPERTIES PASS_REGULAR_EXPRESSION "
+                     "[==[Race reported between [^=]*known_bad::MissingBarrier]==])\n")
+            endif()
           endforeach()
         endif()
       endif()

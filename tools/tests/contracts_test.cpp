@@ -23,15 +23,18 @@ TEST(ProbeTable, every_op_has_every_scenario_with_the_documented_masks) {
   for (const ProbeCase& c : gpu::probe_cases()) {
     EXPECT_TRUE(ids.insert(c.id).second) << c.id;
     by_op[c.op].push_back({c.scenario, c.mask});
-    const bool all_lanes = c.scenario == ProbeScenario::control || c.scenario == ProbeScenario::converged_outside ||
-                           c.scenario == ProbeScenario::divergent_outside;
-    EXPECT_EQ(c.lim, all_lanes ? 32 : 16) << c.id << ": the outside scenarios need every lane to call";
+    const bool half = c.scenario == ProbeScenario::divergent_partial || c.scenario == ProbeScenario::exited_in_mask ||
+                      c.scenario == ProbeScenario::other_intrinsic;
+    EXPECT_EQ(c.lim, half ? 16 : 32) << c.id << ": the other outside scenarios need every lane to call";
   }
   ASSERT_EQ(by_op.size(), 18u);
   const std::vector<std::pair<ProbeScenario, uint32_t>> with_mask = {
       {ProbeScenario::control, 0xffffffffu},           {ProbeScenario::converged_outside, 0x1fu},
       {ProbeScenario::converged_outside, 0xfffffffeu}, {ProbeScenario::divergent_outside, 0x1fu},
-      {ProbeScenario::divergent_outside, 0xfffffffeu}, {ProbeScenario::exited_in_mask, 0xffffffffu},
+      {ProbeScenario::divergent_outside, 0xfffffffeu}, {ProbeScenario::converged_outside_constant, 0x1fu},
+      {ProbeScenario::converged_outside_constant, 0xfffffffeu}, {ProbeScenario::divergent_outside_constant, 0x1fu},
+      {ProbeScenario::divergent_outside_constant, 0xfffffffeu}, {ProbeScenario::divergent_partial, 0x1fu},
+      {ProbeScenario::divergent_partial, 0xfffffffeu},  {ProbeScenario::exited_in_mask, 0xffffffffu},
       {ProbeScenario::other_intrinsic, 0xffffffffu}};
   for (const auto& [op, scenarios] : by_op) {
     if (op == ProbeOp::activemask) EXPECT_EQ(scenarios.size(), 4u);

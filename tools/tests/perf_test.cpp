@@ -193,12 +193,12 @@ TEST(PerfRule, a_baseline_of_zero_changes_only_beyond_its_noise) {
   EXPECT_EQ(perf::worsening(PerfMetric::latency_cycles, cycles(0), cycles(0)), 0);
 }
 
-struct Run {
+struct CliRun {
   int status;
   std::string out, err;
 };
 
-Run run_cli(const std::vector<std::string>& args) {
+CliRun run_cli(const std::vector<std::string>& args) {
   std::vector<const char*> argv{"warpconf"};
   for (const std::string& a : args) argv.push_back(a.c_str());
   std::ostringstream out, err;
@@ -242,7 +242,7 @@ std::string with_latency(const std::string& median) {
 
 TEST_F(PerfCommand, diff_reports_figures_worse_by_the_rule_and_fails_only_with_strict) {
   const std::string a = write("a/perf.txt", kFile), b = write("b/perf.txt", with_latency("26"));
-  Run r = run_cli({"perf", "diff", a, b});
+  CliRun r = run_cli({"perf", "diff", a, b});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("shuffle.shfl.u32.ffffffff latency_cycles: 23.1 (MAD 0.02) -> 26 (MAD 0.02), 12.6 % worse: "
                        "worse by the rule"),
@@ -256,13 +256,13 @@ TEST_F(PerfCommand, diff_reports_figures_worse_by_the_rule_and_fails_only_with_s
 TEST_F(PerfCommand, diff_of_two_architectures_is_not_recorded) {
   std::string other = kFile;
   other.replace(other.find("compute-capability: 9.0"), 23, "compute-capability: 8.0");
-  Run r = run_cli({"perf", "diff", write("a/perf.txt", kFile), write("b/perf.txt", other)});
+  CliRun r = run_cli({"perf", "diff", write("a/perf.txt", kFile), write("b/perf.txt", other)});
   EXPECT_EQ(r.status, 77);
   EXPECT_NE(r.out.find("not recorded"), std::string::npos) << r.out;
 }
 
 TEST_F(PerfCommand, a_malformed_file_exits_2_naming_its_line) {
-  Run r = run_cli({"perf", "diff", write("a/perf.txt", kFile), write("b/perf.txt", with_latency("2.30"))});
+  CliRun r = run_cli({"perf", "diff", write("a/perf.txt", kFile), write("b/perf.txt", with_latency("2.30"))});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("b/perf.txt:11: median: '2.30' has a trailing zero"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
@@ -274,7 +274,7 @@ TEST_F(PerfCommand, a_malformed_file_exits_2_naming_its_line) {
 TEST_F(PerfCommand, accept_moves_the_pending_file_after_printing_the_comparison) {
   const std::string pending = write("golden/pending/sm_90/perf.txt", with_latency("30"));
   write("golden/sm_90/perf.txt", kFile);
-  Run r = run_cli({"perf", "accept"});
+  CliRun r = run_cli({"perf", "accept"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("23.1 (MAD 0.02) -> 30 (MAD 0.02), 29.9 % worse: worse by the rule"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(pending));
@@ -300,7 +300,7 @@ cli::Measure stand_in(const golden::PerfFile& file, std::vector<double> latencie
   };
 }
 
-Run compare(const std::vector<double>& latencies, bool strict, int& calls) {
+CliRun compare(const std::vector<double>& latencies, bool strict, int& calls) {
   const golden::PerfFile baseline = read(kFile);
   cli::PerfOptions o;
   o.command = "compare";
@@ -313,7 +313,7 @@ Run compare(const std::vector<double>& latencies, bool strict, int& calls) {
 
 TEST_F(PerfCommand, compare_measures_a_flagged_figure_again_before_it_calls_a_change) {
   int calls = 0;
-  Run r = compare({30, 23.2}, false, calls);
+  CliRun r = compare({30, 23.2}, false, calls);
   EXPECT_EQ(calls, 2);
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("23.1 (MAD 0.02) -> 30 (MAD 0.02), again 23.2 (MAD 0.02): 0.4 % worse: not-repeated"),

@@ -20,6 +20,8 @@ const char* kRecords =
     R"({"schema":"warpconf.results/1","record":"check","family":"algorithm","verdict":"planted-caught","seed":"0x2","cases":7,"lanes":{"defined":224,"ptx-defined":0,"undefined":0,"not-called":0},"mismatches":{"defined":9,"ptx-defined":0,"undefined":0,"not-called":0},"known_deviations":[]})"
     "\n"
     R"({"schema":"warpconf.results/1","record":"check","family":"fns","verdict":"known-deviation","seed":null,"cases":1,"lanes":{"defined":0,"ptx-defined":32,"undefined":0,"not-called":0},"mismatches":{"defined":0,"ptx-defined":0,"undefined":0,"not-called":0},"known_deviations":[{"id":"fns.int-min","lanes":32}]})"
+    "\n"
+    R"({"schema":"warpconf.results/1","record":"perf","id":"shuffle.shfl.u32.ffffffff","metric":"latency_cycles","median":23.1,"verdict":"performance-change"})"
     "\n";
 
 TEST(ResultsTool, sums_records_per_family_and_in_total) {
@@ -45,6 +47,12 @@ TEST(ResultsTool, sums_records_per_family_and_in_total) {
   EXPECT_EQ(s.planted.records, 1u);
   EXPECT_EQ(s.planted.verdicts.at("planted-caught"), 1u);
   EXPECT_NE(text.str().find("planted-caught 1; 7 cases"), std::string::npos) << text.str();
+  // A perf record is summed apart: a performance change is no check's verdict.
+  EXPECT_EQ(s.perf.records, 1u);
+  EXPECT_EQ(s.total.verdicts.count("performance-change"), 0u);
+  EXPECT_NE(text.str().find("performance figures (perf records, not in the rows above): 1; performance-change 1;"),
+            std::string::npos)
+      << text.str();
 }
 
 TEST(ResultsTool, names_the_line_that_is_not_a_record) {

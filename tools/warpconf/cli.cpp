@@ -7,6 +7,7 @@
 #include "warpconf/explain.hpp"
 #include "warpconf/golden.hpp"
 #include "warpconf/numbers.hpp"
+#include "warpconf/perf.hpp"
 #include "warpconf/probe.hpp"
 #include "warpconf/results.hpp"
 
@@ -107,17 +108,47 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       "compare with a recording (default golden/sm_XX/contracts.txt): a changed outcome or value is a behaviour change")
       ->expected(0, 1);
   probe_cmd->add_flag("--strict", probe.strict, "behaviour changes fail");
+  CLI::App* perf_cmd = app.add_subcommand(
+      "perf", "Performance as a regression dimension (docs/perf.md): record, accept, compare, diff. A performance "
+              "change is its own verdict, never a conformance failure.");
+  perf_cmd->require_subcommand(1);
+  PerfOptions perf;
+  CLI::App* perf_record_cmd = perf_cmd->add_subcommand(
+      "record", "Measure every figure on this GPU (each kernel's result checked against the model) and write "
+                "golden/pending/sm_XX/perf.txt.");
+  perf_record_cmd->add_option("--out", perf.out, "the folder for perf.txt (default golden/pending/sm_XX)");
+  perf_record_cmd->add_option("--repetitions", perf.repetitions, "repetitions per figure (default 30)");
+  CLI::App* perf_accept_cmd = perf_cmd->add_subcommand(
+      "accept", "Print the pending perf.txt against golden/sm_XX/perf.txt and move it there.");
+  perf_accept_cmd->add_option("PENDING", perf.files, "the pending perf.txt (default: the only one under golden/pending)")
+      ->expected(0, 1);
+  perf_accept_cmd->add_option("--golden", perf.golden, "the folder it goes to (default golden/sm_XX, by its header)");
+  CLI::App* perf_compare_cmd = perf_cmd->add_subcommand(
+      "compare", "Measure now and compare with the baseline of this architecture and code path: worse by more than "
+                 "10 % and 3 x MAD in two consecutive measurements is a performance change.");
+  perf_compare_cmd->add_option("BASELINE", perf.files, "the baseline (default golden/sm_XX/perf.txt)")->expected(0, 1);
+  perf_compare_cmd->add_option("--repetitions", perf.repetitions, "repetitions per figure (default 30)");
+  perf_compare_cmd->add_flag("--strict", perf.strict, "a performance change fails");
+  CLI::App* perf_diff_cmd = perf_cmd->add_subcommand("diff", "Compare two perf.txt files figure by figure.");
+  perf_diff_cmd->add_option("A", perf.files, "two perf.txt files")->expected(2);
+  perf_diff_cmd->add_flag("--strict", perf.strict, "a figure worse by the rule fails");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     const CLI::App* shown = &app;  // the innermost command named
-    for (const CLI::App* cmd : {explain_cmd, results_cmd, golden_cmd, record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd, probe_cmd})
+    for (const CLI::App* cmd : {explain_cmd, results_cmd, golden_cmd, record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd,
+                                probe_cmd, perf_cmd, perf_record_cmd, perf_accept_cmd, perf_compare_cmd, perf_diff_cmd})
       if (cmd->parsed()) shown = cmd;
     out << shown->help();
     return 0;
   } catch (const CLI::ParseError& e) {
     err << "warpconf: " << e.what() << "\n";
     return 2;
+  }
+  if (perf_cmd->parsed()) {
+    for (CLI::App* cmd : {perf_record_cmd, perf_accept_cmd, perf_compare_cmd, perf_diff_cmd})
+      if (cmd->parsed()) perf.command = cmd->get_name();
+    return run_perf(perf, out, err);
   }
   if (probe_cmd->parsed()) {
     if (verify_opt->count() > 0) probe.verify = verify_file;

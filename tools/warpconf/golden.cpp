@@ -31,20 +31,22 @@ using golden::FamilyVerdict;
 
 constexpr int kNotRecorded = 77;
 
-// "sm_90" for a header's "9.0".
-std::string architecture_of(const golden::Header& h) {
+}  // namespace
+
+std::string architecture_of(const std::string& compute_capability) {
   std::string digits;
-  for (char c : h.compute_capability)
+  for (char c : compute_capability)
     if (c != '.') digits += c;
   return "sm_" + digits;
 }
 
-// The golden folder of an architecture and code path: golden/sm_90, golden/sm_90-driver-jit.
 std::string golden_dir(const std::string& architecture, const std::string& code_path) {
   return testing::golden_root() + "/" + architecture + (code_path == "sass" ? "" : "-" + code_path);
 }
 
 std::string pending_root() { return testing::golden_root() + "/pending"; }
+
+namespace {
 
 const gpu::DeviceStatus& require_gpu() {
   const gpu::DeviceStatus& d = gpu::device();
@@ -61,7 +63,8 @@ std::string utc_now() {
   return buf;
 }
 
-// The fingerprint a recording on the selected GPU carries.
+}  // namespace
+
 golden::Header device_header() {
   const gpu::DeviceInfo& d = require_gpu().info;
   const gpu::CodeInfo code = gpu::code_info();
@@ -76,6 +79,9 @@ golden::Header device_header() {
   h.recorded = utc_now();
   return h;
 }
+
+namespace {
+std::string architecture_of(const golden::Header& h) { return cli::architecture_of(h.compute_capability); }
 
 std::vector<CorpusFamily> selected(std::vector<CorpusFamily> all, const std::vector<std::string>& names) {
   if (names.empty()) return all;

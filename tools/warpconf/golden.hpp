@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "golden/format.hpp"
+
 namespace wc::cli {
 
 struct GoldenOptions {
@@ -16,6 +18,19 @@ struct GoldenOptions {
   std::vector<std::string> families;  // only these families (default: all)
   bool strict = false;                // behaviour changes fail
 };
+
+// "sm_90" for "9.0".
+std::string architecture_of(const std::string& compute_capability);
+
+// The golden folder of an architecture and code path: golden/sm_90, golden/sm_90-driver-jit.
+std::string golden_dir(const std::string& architecture, const std::string& code_path);
+
+// Where recordings wait for `accept`: golden/pending.
+std::string pending_root();
+
+// The fingerprint a recording on the selected GPU carries (suite version and time included); throws
+// UsageError where there is no GPU.
+golden::Header device_header();
 
 // Runs one golden command. Exit status: 0 when every family passed (known deviations and behaviour
 // changes, without --strict, included), 1 on a finding, 2 on bad input (one line on `err`), 77 when

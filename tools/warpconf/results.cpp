@@ -90,6 +90,10 @@ ResultsSummary summarize_results(std::istream& in, const std::string& name) {
       }
       summary.families[r["family"].get<std::string>()].add(s);
       summary.total.add(s);
+    } else if (kind == "perf") {
+      if (!r.contains("id") || !r.contains("verdict")) throw UsageError(where + "a perf record without id or verdict");
+      ++summary.perf.records;
+      ++summary.perf.verdicts[r["verdict"].get<std::string>()];
     } else {
       throw UsageError(where + "unknown record '" + kind + "'");
     }
@@ -125,6 +129,11 @@ void print_results_text(const ResultsSummary& s, std::ostream& out) {
   for (const auto& [verdict, n] : s.total.verdicts) out << " " << verdict << " " << n << ";";
   out << "\n";
   for (const auto& [id, n] : s.total.deviation_lanes) out << "known deviation " << id << ": " << n << " lanes\n";
+  if (s.perf.records > 0) {
+    out << "performance figures (perf records, not in the rows above): " << s.perf.records << ";";
+    for (const auto& [verdict, n] : s.perf.verdicts) out << " " << verdict << " " << n << ";";
+    out << "\n";
+  }
   if (s.planted.records == 0) return;
   out << "planted bugs (deliberately wrong implementations, not in the rows above):";
   for (const auto& [verdict, n] : s.planted.verdicts) out << " " << verdict << " " << n << ";";
@@ -135,7 +144,7 @@ void print_results_json(const ResultsSummary& s, std::ostream& out) {
   nlohmann::json families = nlohmann::json::object();
   for (const auto& [family, f] : s.families) families[family] = sums_json(f);
   out << nlohmann::json{{"devices", s.devices}, {"families", families}, {"total", sums_json(s.total)},
-                     {"planted", sums_json(s.planted)}}.dump(2) << "\n";
+                     {"planted", sums_json(s.planted)}, {"perf", sums_json(s.perf)}}.dump(2) << "\n";
 }
 
 }  // namespace wc::cli

@@ -24,6 +24,7 @@ struct ResultsSummary {
   std::map<std::string, FamilySums> families;
   FamilySums total;
   FamilySums planted;  // checks of deliberately wrong implementations: apart from the families and the total
+  FamilySums perf;     // `perf` records (docs/perf.md): records and verdicts only, apart from the checks
   std::vector<std::string> devices;  // one line per distinct device fingerprint
 };
 

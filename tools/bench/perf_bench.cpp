@@ -1,0 +1,45 @@
+// Every performance figure of docs/perf.md on this GPU, as a table and as `perf` result records;
+// exits 1 when a kernel's result disagreed with the model (a failure, never a figure).
+// Usage: warpconf_perf [--repetitions N] [--only SUBSTRING]
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include "gpu/batch.hpp"
+#include "perf/bench.hpp"
+#include "perf/records.hpp"
+#include "testing/results.hpp"
+
+int main(int argc, char** argv) {
+  wc::perf::Options options;
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    char* end = nullptr;
+    if (arg == "--repetitions" && i + 1 < argc && (options.repetitions = static_cast<int>(std::strtol(argv[i + 1], &end, 10))) >= 1 &&
+        *end == '\0') {
+      ++i;
+    } else if (arg == "--only" && i + 1 < argc) {
+      only = argv[++i];
+    } else {
+      std::fprintf(stderr, "warpconf_perf: usage: warpconf_perf [--repetitions N >= 1] [--only SUBSTRING of figure ids]\n");
+      return 2;
+    }
+  }
+  if (!only.empty())
+    options.select = [&only](const std::string& id, wc::golden::PerfMetric) { return id.find(only) != std::string::npos; };
+  try {
+    const std::vector<wc::perf::Figure> figures = wc::perf::measure(options);
+    wc::perf::print_table(figures, std::cout);
+    bool wrong = false;
+    for (const wc::perf::Figure& f : figures) {
+      wc::testing::append_record(wc::perf::perf_record(f, "warpconf_perf", wc::perf::measured_verdict(f)));
+      wrong = wrong || f.status == wc::perf::Status::wrong;
+    }
+    return wrong ? 1 : 0;
+  } catch (const wc::gpu::CudaFailure& e) {
+    std::fprintf(stderr, "warpconf_perf: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,369 @@
+// Performance figures without a GPU: the perf.txt format and its errors at their line, the
+// statistics, the change rule, and `warpconf perf compare|diff|accept` on files and stand-in
+// measurements (docs/perf.md).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "golden/perf.hpp"
+#include "perf/stats.hpp"
+#include "warpconf/cli.hpp"
+#include "warpconf/perf.hpp"
+
+namespace wc {
+namespace {
+
+namespace fs = std::filesystem;
+using golden::PerfMetric;
+using perf::Outcome;
+using perf::Shift;
+using perf::Summary;
+
+const std::string kHeader =
+    "warpconf-perf 1\n"
+    "device: NVIDIA H100 80GB HBM3\n"
+    "compute-capability: 9.0\n"
+    "driver: 580.159.04\n"
+    "runtime: 13.0\n"
+    "nvcc: 13.0.88\n"
+    "code-path: sass\n"
+    "suite-version: 0.1.0\n"
+    "recorded: 2026-11-22T06:00:00Z\n";
+
+const std::string kFile = kHeader +
+                          "figures: 3\n"
+                          "shuffle.shfl.u32.ffffffff latency_cycles median=23.1 mad=0.02 n=30\n"
+                          "shuffle.shfl.u32.ffffffff throughput_per_sm_cycle median=0.4996 mad=0.0001 n=30\n"
+                          "bandwidth.copy.f32.1gi bandwidth_gbs median=3012.3 mad=1.5 n=30\n";
+
+golden::PerfFile read(const std::string& text, const std::string& path = "perf.txt") {
+  std::istringstream in(text);
+  return golden::read_perf(in, path);
+}
+
+// The error of reading `text`, "" when it reads.
+std::string error_of(const std::string& text) {
+  try {
+    read(text);
+  } catch (const golden::FormatError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PerfFormat, reads_and_writes_the_same_text) {
+  const golden::PerfFile f = read(kFile);
+  ASSERT_EQ(f.figures.size(), 3u);
+  EXPECT_EQ(f.header.device, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(f.figures[1].metric, PerfMetric::throughput_per_sm_cycle);
+  EXPECT_DOUBLE_EQ(f.figures[1].median, 0.4996);
+  EXPECT_EQ(f.figures[2].repetitions, 30u);
+  EXPECT_EQ(f.figures[2].line, 13u);
+  EXPECT_EQ(golden::write_perf(f), kFile);
+}
+
+TEST(PerfFormat, numbers_keep_six_significant_digits_in_fixed_notation) {
+  EXPECT_EQ(golden::perf_number(0), "0");
+  EXPECT_EQ(golden::perf_number(23.1), "23.1");
+  EXPECT_EQ(golden::perf_number(2983.4549), "2983.45");
+  EXPECT_EQ(golden::perf_number(0.031249999), "0.03125");
+  EXPECT_EQ(golden::perf_number(1234567), "1234570");
+  EXPECT_EQ(golden::perf_number(999999.7), "1000000");
+  EXPECT_EQ(golden::perf_number(1e-7), "0.0000001");
+  EXPECT_THROW(golden::perf_number(-1), std::invalid_argument);
+  EXPECT_THROW(golden::perf_number(std::nan("")), std::invalid_argument);
+  EXPECT_THROW(golden::perf_number(std::numeric_limits<double>::infinity()), std::invalid_argument);
+  for (double v : {0.5, 17.25, 3012.3, 0.000123456, 98765.4}) {
+    std::string e;
+    EXPECT_EQ(golden::parse_perf_number(golden::perf_number(v), e), v) << v;
+  }
+}
+
+TEST(PerfFormat, names_the_line_of_every_defect) {
+  const std::string figures = "figures: 1\n";
+  const std::string good = "a.b latency_cycles median=1 mad=0 n=1\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "perf.txt:1: empty file"},
+      {"warpconf-perf 2\n", "perf.txt:1: the first line must be"},
+      {kHeader.substr(0, kHeader.find("driver")), "perf.txt:3: the header ends early"},
+      {"warpconf-perf 1\ndevice: x\ncompute-capability: 9\n", "perf.txt:3: compute-capability '9' is not"},
+      {"warpconf-perf 1\ndevice: x\ndriver: 1\n", "perf.txt:3: expected the key `compute-capability`"},
+      {kHeader + "figures: x\n", "perf.txt:10: figures:"},
+      {kHeader + figures, "perf.txt:10: fewer figure lines than `figures:` says"},
+      {kHeader + figures + good + good, "perf.txt:12: more lines than `figures:` says"},
+      {kHeader + "figures: 2\n" + good + good, "perf.txt:12: figure a.b latency_cycles twice"},
+      {kHeader + figures + "a.b latency_cycles median=1 mad=0 n=1", "perf.txt:11: the last line has no newline"},
+      {kHeader + figures + "a.b latency_cycles median=1 mad=0\n", "perf.txt:11: a figure line is"},
+      {kHeader + figures + "a.b  latency_cycles median=1 mad=0\n", "perf.txt:11: two spaces"},
+      {kHeader + figures + "A.b latency_cycles median=1 mad=0 n=1\n", "perf.txt:11: "},
+      {kHeader + figures + "a.b latency median=1 mad=0 n=1\n", "perf.txt:11: unknown metric 'latency'"},
+      {kHeader + figures + "a.b latency_cycles median=-1 mad=0 n=1\n", "perf.txt:11: median: '-1' is not a number"},
+      {kHeader + figures + "a.b latency_cycles median=1e3 mad=0 n=1\n", "perf.txt:11: median: '1e3' is not a number"},
+      {kHeader + figures + "a.b latency_cycles median=01 mad=0 n=1\n", "perf.txt:11: median: '01' has a leading zero"},
+      {kHeader + figures + "a.b latency_cycles median=1.50 mad=0 n=1\n", "perf.txt:11: median: '1.50' has a trailing zero"},
+      {kHeader + figures + "a.b latency_cycles median=1.234567 mad=0 n=1\n", "more than 6 significant digits"},
+      {kHeader + figures + "a.b latency_cycles median=nan mad=0 n=1\n", "perf.txt:11: median: 'nan' is not a number"},
+      {kHeader + figures + "a.b latency_cycles mad=0 median=1 n=1\n", "perf.txt:11: expected `median=<number>`"},
+      {kHeader + figures + "a.b latency_cycles median=1 mad=0 n=0\n", "perf.txt:11: n: at least one repetition"},
+      {kHeader + figures + "a.b latency_cycles median=1 mad=0 n=1x\n", "perf.txt:11: n:"},
+      {kHeader + figures + "a.b latency_cycles median=1 mad=0 n=1\t\n", "perf.txt:11: "},
+  };
+  for (const auto& [text, want] : cases) {
+    const std::string got = error_of(text);
+    EXPECT_NE(got.find(want), std::string::npos) << "want '" << want << "', got '" << got << "' for:\n" << text;
+  }
+}
+
+TEST(PerfFormat, the_writer_refuses_what_the_reader_would_reject) {
+  golden::PerfFile f = read(kFile);
+  f.figures[0].median = -1;
+  EXPECT_THROW(golden::write_perf(f), std::invalid_argument);
+  f = read(kFile);
+  f.figures[1] = f.figures[0];
+  EXPECT_THROW(golden::write_perf(f), std::invalid_argument);
+  f = read(kFile);
+  f.header.code_path = "jit";
+  EXPECT_THROW(golden::write_perf(f), std::invalid_argument);
+  f = read(kFile);
+  f.figures[0].id = "Bad Id";
+  EXPECT_THROW(golden::write_perf(f), std::invalid_argument);
+}
+
+TEST(PerfStats, median_and_mad_of_odd_and_even_counts) {
+  const Summary odd = perf::summarize({5, 1, 3, 100, 4});
+  EXPECT_EQ(odd.median, 4);
+  EXPECT_EQ(odd.mad, 1);  // deviations 1 3 1 96 0
+  EXPECT_EQ(odd.n, 5u);
+  const Summary even = perf::summarize({1, 2, 3, 4});
+  EXPECT_EQ(even.median, 2.5);
+  EXPECT_EQ(even.mad, 1);  // deviations 1.5 0.5 0.5 1.5
+  EXPECT_THROW(perf::summarize({}), std::invalid_argument);
+  EXPECT_THROW(perf::summarize({1, std::nan("")}), std::invalid_argument);
+}
+
+// A latency of 100 cycles with a MAD of `mad`.
+Summary cycles(double median, double mad = 0.1) { return {median, mad, 30}; }
+
+TEST(PerfRule, a_nine_percent_slowdown_is_not_a_change) {
+  EXPECT_EQ(perf::shift(PerfMetric::latency_cycles, cycles(100), cycles(109)), Shift::none);
+  EXPECT_EQ(perf::outcome(PerfMetric::latency_cycles, cycles(100), cycles(109), cycles(109)), Outcome::unchanged);
+}
+
+TEST(PerfRule, eleven_percent_with_a_tiny_mad_is_a_change_when_it_repeats) {
+  EXPECT_EQ(perf::shift(PerfMetric::latency_cycles, cycles(100), cycles(111)), Shift::worse);
+  EXPECT_EQ(perf::outcome(PerfMetric::latency_cycles, cycles(100), cycles(111), cycles(111.5)), Outcome::performance_change);
+}
+
+TEST(PerfRule, eleven_percent_with_a_huge_mad_is_not_a_change) {
+  // 11 cycles is within 3 x the larger MAD (4 cycles, now or in the baseline).
+  EXPECT_EQ(perf::shift(PerfMetric::latency_cycles, cycles(100, 0.1), cycles(111, 4)), Shift::none);
+  EXPECT_EQ(perf::shift(PerfMetric::latency_cycles, cycles(100, 4), cycles(111, 0.1)), Shift::none);
+}
+
+TEST(PerfRule, a_single_noisy_measurement_that_is_fine_again_is_not_a_change) {
+  EXPECT_EQ(perf::outcome(PerfMetric::latency_cycles, cycles(100), cycles(130), cycles(101)), Outcome::not_repeated);
+  EXPECT_EQ(perf::outcome(PerfMetric::latency_cycles, cycles(100), cycles(130), std::nullopt), Outcome::not_repeated);
+  // Worse, then better: no change either way.
+  EXPECT_EQ(perf::outcome(PerfMetric::latency_cycles, cycles(100), cycles(130), cycles(70)), Outcome::not_repeated);
+}
+
+TEST(PerfRule, throughput_and_bandwidth_are_better_higher_and_improvements_count) {
+  const Summary base{0.5, 0.001, 30};
+  EXPECT_EQ(perf::shift(PerfMetric::throughput_per_sm_cycle, base, {0.44, 0.001, 30}), Shift::worse);
+  EXPECT_EQ(perf::shift(PerfMetric::throughput_per_sm_cycle, base, {0.56, 0.001, 30}), Shift::better);
+  EXPECT_EQ(perf::outcome(PerfMetric::bandwidth_gbs, {3000, 2, 30}, {3400, 2, 30}, Summary{3390, 2, 30}), Outcome::improvement);
+  EXPECT_EQ(perf::outcome(PerfMetric::ratio_to_copy, {1.0, 0.001, 30}, {0.85, 0.001, 30}, Summary{0.86, 0.001, 30}),
+            Outcome::performance_change);
+  EXPECT_EQ(perf::outcome(PerfMetric::latency_cycles, cycles(100), cycles(80), cycles(81)), Outcome::improvement);
+  EXPECT_NEAR(perf::worsening(PerfMetric::bandwidth_gbs, {3000, 2, 30}, {2700, 2, 30}), 0.1, 1e-12);
+  EXPECT_NEAR(perf::worsening(PerfMetric::latency_cycles, cycles(100), cycles(90)), -0.1, 1e-12);
+}
+
+TEST(PerfRule, a_baseline_of_zero_changes_only_beyond_its_noise) {
+  EXPECT_EQ(perf::shift(PerfMetric::latency_cycles, cycles(0, 0.2), cycles(0.5, 0.1)), Shift::none);
+  EXPECT_EQ(perf::shift(PerfMetric::latency_cycles, cycles(0, 0.1), cycles(2, 0.1)), Shift::worse);
+  EXPECT_TRUE(std::isinf(perf::worsening(PerfMetric::latency_cycles, cycles(0), cycles(2))));
+  EXPECT_EQ(perf::worsening(PerfMetric::latency_cycles, cycles(0), cycles(0)), 0);
+}
+
+struct CliRun {
+  int status;
+  std::string out, err;
+};
+
+CliRun run_cli(const std::vector<std::string>& args) {
+  std::vector<const char*> argv{"warpconf"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int status = cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {status, out.str(), err.str()};
+}
+
+class PerfCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) / ("perf-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    setenv("WARPCONF_RESULTS", (dir_ / "results.jsonl").c_str(), 1);
+    setenv("WARPCONF_GOLDEN_DIR", (dir_ / "golden").c_str(), 1);
+  }
+  void TearDown() override {
+    unsetenv("WARPCONF_RESULTS");
+    unsetenv("WARPCONF_GOLDEN_DIR");
+  }
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path path = dir_ / name;
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  std::string results() {
+    std::ifstream in(dir_ / "results.jsonl");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  fs::path dir_;
+};
+
+// kFile with the shfl latency's median replaced.
+std::string with_latency(const std::string& median) {
+  std::string text = kFile;
+  const std::string old = "latency_cycles median=23.1 ";
+  text.replace(text.find(old), old.size(), "latency_cycles median=" + median + " ");
+  return text;
+}
+
+TEST_F(PerfCommand, diff_reports_figures_worse_by_the_rule_and_fails_only_with_strict) {
+  const std::string a = write("a/perf.txt", kFile), b = write("b/perf.txt", with_latency("26"));
+  CliRun r = run_cli({"perf", "diff", a, b});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("shuffle.shfl.u32.ffffffff latency_cycles: 23.1 (MAD 0.02) -> 26 (MAD 0.02), 12.6 % worse: "
+                       "worse by the rule"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("1 figures worse and 0 better"), std::string::npos) << r.out;
+  EXPECT_EQ(run_cli({"perf", "diff", a, b, "--strict"}).status, 1);
+  EXPECT_EQ(run_cli({"perf", "diff", a, write("c/perf.txt", with_latency("25"))}).status, 0);  // 8.2 %
+}
+
+TEST_F(PerfCommand, diff_of_two_architectures_is_not_recorded) {
+  std::string other = kFile;
+  other.replace(other.find("compute-capability: 9.0"), 23, "compute-capability: 8.0");
+  CliRun r = run_cli({"perf", "diff", write("a/perf.txt", kFile), write("b/perf.txt", other)});
+  EXPECT_EQ(r.status, 77);
+  EXPECT_NE(r.out.find("not recorded"), std::string::npos) << r.out;
+}
+
+TEST_F(PerfCommand, a_malformed_file_exits_2_naming_its_line) {
+  CliRun r = run_cli({"perf", "diff", write("a/perf.txt", kFile), write("b/perf.txt", with_latency("2.30"))});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("b/perf.txt:11: median: '2.30' has a trailing zero"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  r = run_cli({"perf", "compare", write("c/perf.txt", "warpconf-perf 1\n")});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("c/perf.txt:1: the header ends early"), std::string::npos) << r.err;
+}
+
+TEST_F(PerfCommand, accept_moves_the_pending_file_after_printing_the_comparison) {
+  const std::string pending = write("golden/pending/sm_90/perf.txt", with_latency("30"));
+  write("golden/sm_90/perf.txt", kFile);
+  CliRun r = run_cli({"perf", "accept"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("23.1 (MAD 0.02) -> 30 (MAD 0.02), 29.9 % worse: worse by the rule"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(pending));
+  EXPECT_EQ(golden::read_perf_file((dir_ / "golden/sm_90/perf.txt").string()).figures[0].median, 30);
+  EXPECT_EQ(run_cli({"perf", "accept"}).status, 2);  // nothing pending
+}
+
+// A stand-in for perf::measure: the figures of `file`, with the shfl latency's median taken in turn
+// from `latencies`, one per measurement.
+cli::Measure stand_in(const golden::PerfFile& file, std::vector<double> latencies, int& calls) {
+  return [file, latencies, &calls](const perf::Options& o) {
+    std::vector<perf::Figure> out;
+    const double latency = latencies.at(static_cast<size_t>(calls++));
+    for (const golden::PerfLine& l : file.figures) {
+      if (o.select && !o.select(l.id, l.metric)) continue;
+      perf::Figure f;
+      f.id = l.id;
+      f.metric = l.metric;
+      f.summary = {l.metric == PerfMetric::latency_cycles ? latency : l.median, l.mad, l.repetitions};
+      out.push_back(f);
+    }
+    return out;
+  };
+}
+
+CliRun compare(const std::vector<double>& latencies, bool strict, int& calls) {
+  const golden::PerfFile baseline = read(kFile);
+  cli::PerfOptions o;
+  o.command = "compare";
+  o.strict = strict;
+  std::ostringstream out;
+  const int status = cli::compare_with_baseline(baseline, "golden/sm_90/perf.txt", baseline.header, o,
+                                                stand_in(baseline, latencies, calls), out);
+  return {status, out.str(), ""};
+}
+
+TEST_F(PerfCommand, compare_measures_a_flagged_figure_again_before_it_calls_a_change) {
+  int calls = 0;
+  CliRun r = compare({30, 23.2}, false, calls);
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("23.1 (MAD 0.02) -> 30 (MAD 0.02), again 23.2 (MAD 0.02): 0.4 % worse: not-repeated"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(results().find("performance-change"), std::string::npos);
+  calls = 0;
+  r = compare({30, 29}, false, calls);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("25.5 % worse: performance-change"), std::string::npos) << r.out;
+  EXPECT_NE(results().find(R"("verdict":"performance-change")"), std::string::npos);
+  calls = 0;
+  EXPECT_EQ(compare({30, 29}, true, calls).status, 1);
+  calls = 0;
+  r = compare({23.15}, true, calls);
+  EXPECT_EQ(calls, 1);  // nothing flagged, nothing measured again
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("unchanged 3;"), std::string::npos) << r.out;
+}
+
+TEST_F(PerfCommand, compare_against_another_architecture_or_code_path_is_not_recorded) {
+  const golden::PerfFile baseline = read(kFile);
+  golden::PerfHeader now = baseline.header;
+  now.code_path = "driver-jit";
+  int calls = 0;
+  std::ostringstream out;
+  EXPECT_EQ(cli::compare_with_baseline(baseline, "b", now, {}, stand_in(baseline, {1}, calls), out), 77);
+  now = baseline.header;
+  now.compute_capability = "10.0";
+  EXPECT_EQ(cli::compare_with_baseline(baseline, "b", now, {}, stand_in(baseline, {1}, calls), out), 77);
+  EXPECT_EQ(calls, 0);
+  EXPECT_NE(out.str().find("not recorded: b is sm_90, this GPU sm_100"), std::string::npos) << out.str();
+}
+
+TEST_F(PerfCommand, a_wrong_kernel_fails_compare_and_is_no_figure) {
+  const golden::PerfFile baseline = read(kFile);
+  cli::PerfOptions o;
+  o.command = "compare";
+  std::ostringstream out;
+  const cli::Measure wrong = [](const perf::Options&) {
+    perf::Figure f;
+    f.id = "shuffle.shfl.u32.ffffffff";
+    f.status = perf::Status::wrong;
+    f.problem = "1 of 32 chain values disagree with the model";
+    return std::vector<perf::Figure>{f};
+  };
+  EXPECT_EQ(cli::compare_with_baseline(baseline, "b", baseline.header, o, wrong, out), 1);
+  EXPECT_NE(results().find(R"("verdict":"conformance-failure")"), std::string::npos);
+  EXPECT_NE(results().find(R"("median":null)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace wc

@@ -1,0 +1,353 @@
+#include "warpconf/perf.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "gpu/batch.hpp"
+#include "gpu/device.hpp"
+#include "perf/records.hpp"
+#include "testing/results.hpp"
+#include "warpconf/golden.hpp"
+#include "warpconf/numbers.hpp"
+
+namespace wc::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using golden::PerfFile;
+using golden::PerfHeader;
+using golden::PerfLine;
+using golden::PerfMetric;
+
+constexpr int kNotRecorded = 77;
+
+PerfHeader header_now() {
+  const golden::Header h = device_header();
+  PerfHeader p;
+  p.device = h.device;
+  p.compute_capability = h.compute_capability;
+  p.driver = h.driver;
+  p.runtime = h.runtime;
+  p.nvcc = h.nvcc;
+  p.code_path = h.code_path;
+  p.suite_version = h.suite_version;
+  p.recorded = h.recorded;
+  return p;
+}
+
+// "sm_90", or "sm_90-driver-jit": the folder name of a baseline's architecture and code path.
+std::string folder_of(const PerfHeader& h) {
+  return architecture_of(h.compute_capability) + (h.code_path == "sass" ? "" : "-" + h.code_path);
+}
+
+std::string header_text(const PerfHeader& h) {
+  return h.device + ", " + architecture_of(h.compute_capability) + ", driver " + h.driver + ", runtime " + h.runtime +
+         ", nvcc " + h.nvcc + ", " + h.code_path + ", recorded " + h.recorded;
+}
+
+std::string summary_text(const perf::Summary& s) {
+  return golden::perf_number(s.median) + " (MAD " + golden::perf_number(s.mad) + ")";
+}
+
+perf::Summary summary_of(const PerfLine& f) { return {f.median, f.mad, f.repetitions}; }
+
+// The figure's words for a change: "12.1 % worse".
+std::string change_text(PerfMetric metric, const perf::Summary& baseline, const perf::Summary& now) {
+  const double w = perf::worsening(metric, baseline, now);
+  if (std::isinf(w)) return w > 0 ? "worse than a baseline of 0" : "better than a baseline of 0";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f %% %s", std::fabs(w) * 100, w > 0 ? "worse" : "better");
+  return text;
+}
+
+// No GPU: a skip (77), or an error where WARPCONF_REQUIRE_GPU=1; nullopt where there is one.
+std::optional<int> without_gpu(const std::string& command, std::ostream& out) {
+  const gpu::DeviceStatus& d = gpu::device();
+  if (d.present) return std::nullopt;
+  const char* require = std::getenv("WARPCONF_REQUIRE_GPU");
+  if (d.error || (require != nullptr && std::string(require) == "1")) throw UsageError("needs a GPU: " + d.reason);
+  out << "warpconf perf " << command << ": skipped: " << d.reason << "\n";
+  return kNotRecorded;
+}
+
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string temporary = path + ".partial";
+  {
+    std::ofstream os(temporary, std::ios::binary | std::ios::trunc);
+    if (!os || !(os << text) || !os.flush()) throw UsageError("cannot write " + temporary);
+  }
+  fs::rename(temporary, path);
+}
+
+int record(const PerfOptions& o, std::ostream& out, const Measure& measure) {
+  PerfFile file;
+  file.header = header_now();
+  const std::string dir = o.out.empty() ? pending_root() + "/" + folder_of(file.header) : o.out;
+  out << "measuring on " << header_text(file.header) << ", " << o.repetitions << " repetitions a figure\n";
+  perf::Options options;
+  options.repetitions = o.repetitions;
+  const std::vector<perf::Figure> figures = measure(options);
+  perf::print_table(figures, out);
+  bool wrong = false;
+  for (const perf::Figure& f : figures) {
+    testing::append_record(perf::perf_record(f, "record", perf::measured_verdict(f)));
+    wrong = wrong || f.status == perf::Status::wrong;
+    if (f.status == perf::Status::measured) file.figures.push_back({f.id, f.metric, f.summary.median, f.summary.mad, f.summary.n, 0});
+  }
+  if (wrong) {
+    out << "warpconf perf record: not written: a baseline never holds the figure of a kernel whose result disagreed "
+           "with the model (WRONG above)\n";
+    return 1;
+  }
+  fs::create_directories(dir);
+  const std::string path = dir + "/perf.txt";
+  write_atomically(path, golden::write_perf(file));
+  out << "warpconf perf record: wrote " << path << " (" << file.figures.size() << " figures); `warpconf perf accept "
+      << path << "` moves it to " << golden_dir(architecture_of(file.header.compute_capability), file.header.code_path)
+      << "/perf.txt\n";
+  return 0;
+}
+
+// Every figure of B against A's, one measurement each: "worse" and "better" by the rule, unconfirmed.
+struct FileDiff {
+  std::vector<std::string> lines;
+  int worse = 0, better = 0, only_a = 0, only_b = 0;
+};
+
+FileDiff diff_files(const PerfFile& a, const PerfFile& b) {
+  FileDiff d;
+  std::map<std::pair<std::string, PerfMetric>, const PerfLine*> in_a;
+  for (const PerfLine& f : a.figures) in_a[{f.id, f.metric}] = &f;
+  std::set<std::pair<std::string, PerfMetric>> in_b;
+  for (const PerfLine& f : b.figures) {
+    in_b.insert({f.id, f.metric});
+    const std::string name = f.id + " " + std::string(golden::to_string(f.metric));
+    const auto it = in_a.find({f.id, f.metric});
+    if (it == in_a.end()) {
+      ++d.only_b;
+      d.lines.push_back(name + ": only in B, " + summary_text(summary_of(f)));
+      continue;
+    }
+    const perf::Summary sa = summary_of(*it->second), sb = summary_of(f);
+    const perf::Shift s = perf::shift(f.metric, sa, sb);
+    d.worse += s == perf::Shift::worse;
+    d.better += s == perf::Shift::better;
+    d.lines.push_back(name + ": " + summary_text(sa) + " -> " + summary_text(sb) + ", " + change_text(f.metric, sa, sb) +
+                      (s == perf::Shift::worse ? ": worse by the rule" : s == perf::Shift::better ? ": better by the rule" : ""));
+  }
+  for (const PerfLine& f : a.figures)
+    if (in_b.count({f.id, f.metric}) == 0) {
+      ++d.only_a;
+      d.lines.push_back(f.id + " " + std::string(golden::to_string(f.metric)) + ": only in A, " + summary_text(summary_of(f)));
+    }
+  return d;
+}
+
+bool same_kind(const PerfHeader& a, const PerfHeader& b) {
+  return architecture_of(a.compute_capability) == architecture_of(b.compute_capability) && a.code_path == b.code_path;
+}
+
+int accept(const PerfOptions& o, std::ostream& out) {
+  std::string pending = o.files.empty() ? "" : o.files.front();
+  if (pending.empty()) {
+    std::vector<std::string> found;
+    std::error_code ec;
+    for (const fs::directory_entry& e : fs::directory_iterator(pending_root(), ec))
+      if (e.is_directory() && fs::exists(e.path() / "perf.txt")) found.push_back((e.path() / "perf.txt").string());
+    if (found.size() != 1)
+      throw UsageError(std::to_string(found.size()) + " perf.txt files are pending under " + pending_root() +
+                       ": name the one to accept");
+    pending = found.front();
+  }
+  const PerfFile file = golden::read_perf_file(pending);
+  const std::string dir =
+      o.golden.empty() ? golden_dir(architecture_of(file.header.compute_capability), file.header.code_path) : o.golden;
+  const std::string target = dir + "/perf.txt";
+  out << "pending: " << pending << ": " << header_text(file.header) << ", " << file.figures.size() << " figures\n";
+  if (fs::exists(target)) {
+    const PerfFile old = golden::read_perf_file(target);
+    out << "against " << target << ": " << header_text(old.header) << "\n";
+    if (!same_kind(old.header, file.header)) out << "  (another architecture or code path: no rule applies)\n";
+    const FileDiff d = diff_files(old, file);
+    for (const std::string& line : d.lines) out << "  " << line << "\n";
+    out << "  worse by the rule " << d.worse << ", better " << d.better << " (one measurement each); only in the old "
+        << d.only_a << ", only in the new " << d.only_b << "\n";
+  } else {
+    out << "new baseline " << target << "\n";
+  }
+  fs::create_directories(dir);
+  fs::rename(pending, target);
+  std::error_code ignored;
+  fs::remove(fs::path(pending).parent_path(), ignored);  // only once it is empty
+  out << "warpconf perf accept: " << target << "\n";
+  return 0;
+}
+
+int diff(const PerfOptions& o, std::ostream& out) {
+  if (o.files.size() != 2) throw UsageError("diff takes two files: warpconf perf diff A B");
+  const PerfFile a = golden::read_perf_file(o.files[0]), b = golden::read_perf_file(o.files[1]);
+  out << "A: " << o.files[0] << ": " << header_text(a.header) << "\nB: " << o.files[1] << ": " << header_text(b.header) << "\n";
+  const FileDiff d = diff_files(a, b);
+  for (const std::string& line : d.lines) out << line << "\n";
+  if (!same_kind(a.header, b.header)) {
+    out << "warpconf perf diff: not recorded: A and B are of different architectures or code paths; figures side by "
+           "side, no verdict\n";
+    return kNotRecorded;
+  }
+  out << "warpconf perf diff: " << d.worse << " figures worse and " << d.better << " better by the rule (10 % and 3 "
+      << "x MAD; one measurement each: `warpconf perf compare` measures again before it calls a change); " << d.only_a
+      << " only in A, " << d.only_b << " only in B\n";
+  return o.strict && d.worse > 0 ? 1 : 0;
+}
+
+int compare(const PerfOptions& o, std::ostream& out, const Measure& measure) {
+  std::optional<PerfFile> named;
+  if (!o.files.empty()) named = golden::read_perf_file(o.files.front());  // bad input before anything runs
+  if (const std::optional<int> status = without_gpu("compare", out)) return *status;
+  const PerfHeader now = header_now();
+  const std::string path =
+      o.files.empty() ? golden_dir(architecture_of(now.compute_capability), now.code_path) + "/perf.txt" : o.files.front();
+  if (!named && !fs::exists(path)) {
+    out << "warpconf perf compare: not recorded: no baseline " << path << " for " << folder_of(now)
+        << "; nothing compared (warpconf perf record, then accept, makes one)\n";
+    return kNotRecorded;
+  }
+  return compare_with_baseline(named ? *named : golden::read_perf_file(path), path, now, o, measure, out);
+}
+
+nlohmann::json summary_json(const std::optional<perf::Summary>& s) {
+  if (!s) return nullptr;
+  return {{"median", s->median}, {"mad", s->mad}, {"repetitions", s->n}};
+}
+
+}  // namespace
+
+std::vector<Compared> compare_figures(const PerfFile& baseline, const std::vector<perf::Figure>& now) {
+  std::map<std::pair<std::string, PerfMetric>, perf::Summary> recorded;
+  for (const PerfLine& f : baseline.figures) recorded[{f.id, f.metric}] = summary_of(f);
+  std::vector<Compared> out;
+  for (const perf::Figure& f : now) {
+    if (f.status != perf::Status::measured) continue;
+    Compared c;
+    c.id = f.id;
+    c.metric = f.metric;
+    c.first = f.summary;
+    if (const auto it = recorded.find({f.id, f.metric}); it != recorded.end()) {
+      c.baseline = it->second;
+      c.outcome = perf::outcome(f.metric, *c.baseline, *c.first, std::nullopt);
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string compared_text(const Compared& c) {
+  std::string text = c.id + " " + std::string(golden::to_string(c.metric)) + ": ";
+  if (!c.baseline) return text + "not recorded in the baseline, now " + summary_text(*c.first);
+  text += summary_text(*c.baseline) + " -> " + summary_text(*c.first);
+  if (c.second) text += ", again " + summary_text(*c.second);
+  const perf::Summary& last = c.second ? *c.second : *c.first;
+  return text + ": " + change_text(c.metric, *c.baseline, last) + ": " + std::string(perf::to_string(c.outcome));
+}
+
+int compare_with_baseline(const PerfFile& baseline, const std::string& baseline_path, const PerfHeader& now,
+                          const PerfOptions& o, const Measure& measure, std::ostream& out) {
+  if (!same_kind(baseline.header, now)) {
+    out << "warpconf perf compare: not recorded: " << baseline_path << " is " << folder_of(baseline.header)
+        << ", this GPU " << folder_of(now) << "; nothing compared\n";
+    return kNotRecorded;
+  }
+  out << "comparing " << header_text(now) << "\nwith " << baseline_path << ": " << header_text(baseline.header) << "\n";
+  perf::Options options;
+  options.repetitions = o.repetitions;
+  const std::vector<perf::Figure> first = measure(options);
+  perf::print_table(first, out);
+  std::vector<Compared> compared = compare_figures(baseline, first);
+  std::set<std::pair<std::string, PerfMetric>> flagged;
+  for (const Compared& c : compared)
+    if (c.baseline && perf::shift(c.metric, *c.baseline, *c.first) != perf::Shift::none) flagged.insert({c.id, c.metric});
+  std::map<std::pair<std::string, PerfMetric>, perf::Figure> again;
+  if (!flagged.empty()) {
+    out << "measuring " << flagged.size() << " figures outside the rule again\n";
+    options.select = [&flagged](const std::string& id, PerfMetric m) { return flagged.count({id, m}) > 0; };
+    for (perf::Figure& f : measure(options)) again[{f.id, f.metric}] = std::move(f);
+  }
+  std::map<std::string, int> counts;
+  bool failed = false, changed = false;
+  for (Compared& c : compared) {
+    const auto it = again.find({c.id, c.metric});
+    if (flagged.count({c.id, c.metric}) > 0) {
+      if (it != again.end() && it->second.status == perf::Status::measured) c.second = it->second.summary;
+      c.outcome = perf::outcome(c.metric, *c.baseline, *c.first, c.second);
+      if (it != again.end() && it->second.status == perf::Status::wrong) {
+        out << c.id << " " << golden::to_string(c.metric) << ": WRONG when measured again: " << it->second.problem << "\n";
+        failed = true;
+      }
+    }
+    if (!c.baseline || c.outcome != perf::Outcome::unchanged) out << compared_text(c) << "\n";
+  }
+  std::map<std::pair<std::string, PerfMetric>, const Compared*> by_figure;
+  for (const Compared& c : compared) by_figure[{c.id, c.metric}] = &c;
+  for (const perf::Figure& f : first) {
+    const auto it = by_figure.find({f.id, f.metric});
+    std::string verdict(perf::measured_verdict(f));
+    nlohmann::json r;
+    if (it == by_figure.end()) {
+      r = perf::perf_record(f, "compare", verdict);
+    } else {
+      const Compared& c = *it->second;
+      verdict = !c.baseline ? "not-recorded" : c.outcome == perf::Outcome::performance_change ? "performance-change" : "pass";
+      r = perf::perf_record(f, "compare", verdict);
+      r["baseline"] = summary_json(c.baseline);
+      if (c.baseline) r["baseline"]["file"] = baseline_path;
+      r["remeasured"] = summary_json(c.second);
+      const double w = c.baseline ? perf::worsening(c.metric, *c.baseline, c.second ? *c.second : *c.first) : 0;
+      r["worsening"] = c.baseline && std::isfinite(w) ? nlohmann::json(w) : nlohmann::json(nullptr);
+      r["outcome"] = c.baseline ? nlohmann::json(perf::to_string(c.outcome)) : nlohmann::json(nullptr);
+      changed = changed || c.outcome == perf::Outcome::performance_change;
+    }
+    failed = failed || f.status == perf::Status::wrong;
+    ++counts[verdict == "pass" && it != by_figure.end() ? std::string(perf::to_string(it->second->outcome)) : verdict];
+    testing::append_record(r);
+  }
+  std::set<std::pair<std::string, PerfMetric>> measured;
+  for (const perf::Figure& f : first) measured.insert({f.id, f.metric});
+  for (const PerfLine& f : baseline.figures)
+    if (measured.count({f.id, f.metric}) == 0) {
+      out << f.id << " " << golden::to_string(f.metric) << ": in the baseline, not measured by this build\n";
+      ++counts["not-measured"];
+    }
+  out << "warpconf perf compare: " << first.size() << " figures:";
+  for (const auto& [what, n] : counts) out << " " << what << " " << n << ";";
+  out << (changed && !o.strict ? " (performance changes fail only with --strict)" : "") << "\n";
+  return failed || (o.strict && changed) ? 1 : 0;
+}
+
+int run_perf(const PerfOptions& o, std::ostream& out, std::ostream& err, const Measure& measure) {
+  try {
+    if (o.repetitions < 1) throw UsageError("--repetitions must be at least 1");
+    if (o.command == "record") return record(o, out, measure);
+    if (o.command == "accept") return accept(o, out);
+    if (o.command == "compare") return compare(o, out, measure);
+    if (o.command == "diff") return diff(o, out);
+    throw UsageError("no perf command " + o.command);
+  } catch (const UsageError& e) {
+    err << "warpconf perf " << o.command << ": " << e.what() << "\n";
+  } catch (const golden::FormatError& e) {
+    err << "warpconf perf " << o.command << ": " << e.what() << "\n";
+  } catch (const fs::filesystem_error& e) {
+    err << "warpconf perf " << o.command << ": " << e.what() << "\n";
+  } catch (const gpu::CudaFailure& e) {
+    err << "warpconf perf " << o.command << ": " << e.what() << "\n";
+    return 1;
+  }
+  return 2;
+}
+
+}  // namespace wc::cli

@@ -1,0 +1,58 @@
+// `warpconf perf record|accept|compare|diff`: performance as a regression dimension (docs/perf.md).
+// A baseline is golden/<arch>/perf.txt (fixtures/golden/perf.hpp); a performance change is its own
+// verdict, never a conformance failure.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "golden/perf.hpp"
+#include "perf/bench.hpp"
+#include "perf/stats.hpp"
+
+namespace wc::cli {
+
+struct PerfOptions {
+  std::string command;             // record, accept, compare or diff
+  std::vector<std::string> files;  // accept: the pending perf.txt; compare: the baseline; diff: two files
+  std::string out;                 // record: the folder for perf.txt (default golden/pending/sm_XX)
+  std::string golden;              // accept: the folder it goes to (default golden/sm_XX, by its header)
+  int repetitions = 30;
+  bool strict = false;             // compare, diff: a performance change fails
+};
+
+// One figure of a comparison: the baseline's, the first measurement and, where the first was
+// outside the rule, the second; and the rule's outcome over them.
+struct Compared {
+  std::string id;
+  golden::PerfMetric metric = golden::PerfMetric::latency_cycles;
+  std::optional<perf::Summary> baseline, first, second;  // baseline: nullopt where the file has none
+  perf::Outcome outcome = perf::Outcome::unchanged;
+};
+
+// The baseline's figures of `now` matched by id and metric, each judged by perf::outcome; figures
+// the baseline lacks have no baseline (not recorded).
+std::vector<Compared> compare_figures(const golden::PerfFile& baseline, const std::vector<perf::Figure>& now);
+
+// "shuffle.shfl.u32.ffffffff latency_cycles: 23.1 (MAD 0.02) -> 25.9 (MAD 0.03), again 25.8 (MAD 0.02):
+// 12 % worse: performance-change"
+std::string compared_text(const Compared&);
+
+// What measures: perf::measure on the GPU; tests pass a stand-in.
+using Measure = std::function<std::vector<perf::Figure>(const perf::Options&)>;
+
+// Runs one perf command. Exit status: 0; 1 when a kernel's result disagreed with the model, a
+// CUDA error, or with --strict a performance change; 2 on bad input (one line on `err`); 77 when
+// compare finds no baseline of this architecture and code path (or no GPU), or diff two files of
+// different ones (not recorded, never a pass).
+int run_perf(const PerfOptions&, std::ostream& out, std::ostream& err, const Measure& measure = perf::measure);
+
+// compare's work once the baseline is read and the GPU's fingerprint is known (golden style:
+// compute capability and code path): the tests' way in without a GPU.
+int compare_with_baseline(const golden::PerfFile& baseline, const std::string& baseline_path,
+                          const golden::PerfHeader& now, const PerfOptions&, const Measure&, std::ostream& out);
+
+}  // namespace wc::cli

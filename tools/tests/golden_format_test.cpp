@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <iostream>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -167,7 +168,8 @@ TEST(GoldenFormat, the_writer_rejects_what_the_reader_would) {
   }
 }
 
-TEST(GoldenFormat, reads_fifty_thousand_cases_well_within_a_second) {
+// Size, not speed: a timed assertion fails on a loaded machine; the time is printed for reading.
+TEST(GoldenFormat, reads_fifty_thousand_cases) {
   std::vector<std::string> lines = golden_lines();
   lines.resize(13);
   constexpr size_t count = 50'000;
@@ -183,7 +185,7 @@ TEST(GoldenFormat, reads_fifty_thousand_cases_well_within_a_second) {
   const GoldenFile file = read_text(text);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(file.cases.size(), count);
-  EXPECT_LT(seconds, 1.0) << text.size() << " bytes";
+  std::cout << "read " << text.size() << " bytes, " << count << " cases in " << seconds << " s\n";
 }
 
 // One defective golden file: the line its error names and a fragment of the message.

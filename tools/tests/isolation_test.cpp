@@ -75,7 +75,7 @@ TEST(IsolationRunner, a_good_child_reports_every_case_in_one_batch) {
   expect_ran_except(r, 99);
   for (const CaseResult& c : r) EXPECT_FALSE(c.alone);
   EXPECT_EQ(children, std::vector<size_t>{20});
-  EXPECT_LT(seconds_since(start), 1.0);
+  EXPECT_LT(seconds_since(start), 10.0) << "one child; generous for a loaded machine";
 }
 
 TEST(IsolationRunner, sigill_names_the_case_and_the_rest_continue) {
@@ -103,7 +103,7 @@ TEST(IsolationRunner, a_hanging_case_is_killed_at_the_time_limit_and_named) {
   expect_ran_except(r, 2);
   EXPECT_EQ(r[2].outcome, Outcome::hung);
   EXPECT_TRUE(r[2].alone);
-  EXPECT_LT(seconds_since(start), 3.0) << "two children of 0.5 s hang, and two quick ones";
+  EXPECT_LT(seconds_since(start), 10.0) << "two children of 0.5 s hang, and two quick ones: not the 30 s default";
 }
 
 TEST(IsolationRunner, a_child_that_closes_its_pipes_and_hangs_is_still_killed) {
@@ -116,7 +116,7 @@ TEST(IsolationRunner, a_child_that_closes_its_pipes_and_hangs_is_still_killed) {
   }, quick());
   EXPECT_EQ(run.end, End::hung);
   EXPECT_EQ(run.signal, SIGKILL);
-  EXPECT_LT(seconds_since(start), 2.0);
+  EXPECT_LT(seconds_since(start), 10.0);
 }
 
 TEST(IsolationRunner, a_flood_of_a_hundred_megabytes_is_cut_at_the_cap) {
@@ -130,7 +130,7 @@ TEST(IsolationRunner, a_flood_of_a_hundred_megabytes_is_cut_at_the_cap) {
   EXPECT_EQ(r[1].outcome, Outcome::flooded);
   EXPECT_EQ(r[1].output.substr(0, 10), "xxxxxxxxxx");
   EXPECT_LE(r[1].output.size(), 4096u);
-  EXPECT_LT(seconds_since(start), 2.0);
+  EXPECT_LT(seconds_since(start), 10.0);
 }
 
 TEST(IsolationRunner, exit_zero_without_results_is_exited_early_not_a_pass) {

@@ -6,7 +6,7 @@
 # record per check, after its process's device record: docs/results-schema.md) and gtest/
 # (GoogleTest's XML, with each test's recorded counts).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 export PATH="$PATH:/usr/local/cuda/bin"
 cmake --preset gpu >/dev/null && cmake --build --preset gpu || exit 1
 spec=build/gpu/resources.json

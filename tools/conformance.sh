@@ -10,11 +10,11 @@ cd "$(dirname "$0")/.." || exit 1
 export PATH="$PATH:/usr/local/cuda/bin"
 cmake --preset gpu >/dev/null && cmake --build --preset gpu || exit 1
 spec=build/gpu/resources.json
-jobs=8
+jobs=()  # without a spec, the preset's
 if [ -f "$spec" ]; then
   # As many tests at once as the spec has slots: WARPCONF_GPU_SLOTS on each GPU.
-  jobs=$(grep -o '"slots": [0-9]*' "$spec" | awk '{ total += $2 } END { print total }')
-  echo "warpconf: $(grep -o '"id"' "$spec" | wc -l) GPU(s) in $spec, $jobs tests at once"
+  jobs=(-j "$(grep -o '"slots": [0-9]*' "$spec" | awk '{ total += $2 } END { print total }')")
+  echo "warpconf: $(grep -o '"id"' "$spec" | wc -l) GPU(s) in $spec, ${jobs[1]} tests at once"
 else
   echo "warpconf: no GPU visible at configure, no $spec: the GPU tests fail (WARPCONF_REQUIRE_GPU=1)"
 fi
@@ -22,7 +22,7 @@ results="$PWD/build/gpu/results"
 rm -rf "$results"
 mkdir -p "$results/gtest"
 WARPCONF_RESULTS="$results/results.jsonl" WARPCONF_GTEST_XML="$results/gtest" \
-  ctest --preset gpu -j "$jobs" --output-junit "$results/junit.xml" --output-log "$results/ctest.log" "$@"
+  ctest --preset gpu "${jobs[@]}" --output-junit "$results/junit.xml" --output-log "$results/ctest.log" "$@"
 status=$?
 echo "warpconf: results: $results/ (junit.xml, ctest.log, results.jsonl, gtest/)"
 exit $status

@@ -7,6 +7,9 @@
 # Each GPU suite is registered three more ways, run only by the `jit` and `sanitize` test presets:
 # jit/<suite> with the driver compiling the embedded compute_75 PTX (the suite fails unless that
 # code ran), and sanitize/<tool>/<suite> under compute-sanitizer's memcheck, racecheck and synccheck.
+# ctest runs this with every policy unset: without CMP0054, if(label STREQUAL "gpu") would read a
+# variable named gpu.
+cmake_policy(VERSION 3.24)
 if(NOT EXISTS "${WARPCONF_BINARY}")
   get_filename_component(missing "${WARPCONF_BINARY}" NAME)
   add_test("${missing}_NOT_BUILT" "${WARPCONF_BINARY}")

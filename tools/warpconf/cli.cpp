@@ -58,7 +58,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
                  "cases, lanes per class, bad lanes, verdicts and known deviations.");
   std::string results_file;
   bool results_json = false;
-  results_cmd->add_option("FILE", results_file, "the results file, e.g. build/gpu/results/device-0/results.jsonl")
+  results_cmd->add_option("FILE", results_file, "the results file, e.g. build/gpu/results/results.jsonl")
       ->required();
   results_cmd->add_flag("--json", results_json, "print one JSON object");
   CLI::App* golden_cmd = app.add_subcommand(

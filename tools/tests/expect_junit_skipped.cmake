@@ -1,0 +1,47 @@
+# ctest's JUnit for a test that exits with its SKIP_RETURN_CODE 77 (how a suite reports NotSupported
+# and no GPU): it must be <skipped>, never a pass or a <failure>, with the reason in its output;
+# GitLab and Jenkins read this file. In: SOURCE_DIR, WORK_DIR, CTEST, GENERATOR.
+file(REMOVE_RECURSE "${WORK_DIR}")
+execute_process(COMMAND ${CMAKE_COMMAND} -G ${GENERATOR} -S ${SOURCE_DIR}/tools/tests/junit_skip -B ${WORK_DIR}
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "configuring the scratch project failed (exit ${status}):\n${out}${err}")
+endif()
+execute_process(COMMAND ${CTEST} --test-dir ${WORK_DIR} --output-junit ${WORK_DIR}/junit.xml
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL 0 OR NOT EXISTS "${WORK_DIR}/junit.xml")
+  message(FATAL_ERROR "the scratch project's ctest failed or wrote no JUnit (exit ${status}):\n${out}${err}")
+endif()
+file(READ "${WORK_DIR}/junit.xml" junit)
+
+# The <testcase> element of test `name`, or "" where there is none.
+function(testcase out name)
+  string(FIND "${junit}" "<testcase name=\"${name}\"" begin)
+  set(element "")
+  if(begin GREATER -1)
+    string(SUBSTRING "${junit}" ${begin} -1 rest)
+    string(FIND "${rest}" "</testcase>" end)
+    string(SUBSTRING "${rest}" 0 ${end} element)
+  endif()
+  set(${out} "${element}" PARENT_SCOPE)
+endfunction()
+
+testcase(skip not_supported)
+testcase(pass passes)
+set(problems "")
+if(NOT skip MATCHES "<skipped" OR skip MATCHES "<failure")
+  string(APPEND problems "\n  the test that exited 77 is not <skipped>, or is a <failure>")
+endif()
+if(NOT skip MATCHES "NotSupported: __reduce_add_sync")
+  string(APPEND problems "\n  the skipped test's output, which gives the reason, is missing")
+endif()
+if(pass STREQUAL "" OR pass MATCHES "<skipped|<failure")
+  string(APPEND problems "\n  the passing test is missing, or is skipped or failed")
+endif()
+if(NOT junit MATCHES "<testsuite[^>]*tests=\"2\"[^>]*failures=\"0\"[^>]*skipped=\"1\"")
+  string(APPEND problems "\n  the testsuite does not count 2 tests, 0 failures and 1 skipped")
+endif()
+if(problems)
+  message(FATAL_ERROR "ctest's JUnit misreports a skip:${problems}\n${junit}")
+endif()
+message(STATUS "exit 77 is <skipped> in ctest's JUnit:\n${skip}</testcase>")

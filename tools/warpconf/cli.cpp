@@ -8,6 +8,7 @@
 #include "warpconf/golden.hpp"
 #include "warpconf/numbers.hpp"
 #include "warpconf/probe.hpp"
+#include "warpconf/report_inputs.hpp"
 #include "warpconf/results.hpp"
 
 namespace wc::cli {
@@ -107,11 +108,24 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       "compare with a recording (default golden/sm_XX/contracts.txt): a changed outcome or value is a behaviour change")
       ->expected(0, 1);
   probe_cmd->add_flag("--strict", probe.strict, "behaviour changes fail");
+  CLI::App* report_cmd = app.add_subcommand(
+      "report", "Build report.json, report.md and report.html from a results.jsonl, or a folder holding one with "
+                "ctest's junit.xml and ctest.log beside it (warpconf run, tools/conformance.sh).");
+  std::string report_path, report_out;
+  report_cmd->add_option("RESULTS", report_path, "a results.jsonl, or the folder that holds it")->required();
+  report_cmd->add_option("--out", report_out, "where the report goes (default: beside the results)");
+  CLI::App* merge_cmd = app.add_subcommand(
+      "merge", "Merge reports (folders or report.json files) into one, a column per device fingerprint.");
+  std::vector<std::string> merge_paths;
+  std::string merge_out;
+  merge_cmd->add_option("REPORTS", merge_paths, "report folders or report.json files")->expected(2, -1)->required();
+  merge_cmd->add_option("--out", merge_out, "where the merged report goes")->required();
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     const CLI::App* shown = &app;  // the innermost command named
-    for (const CLI::App* cmd : {explain_cmd, results_cmd, golden_cmd, record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd, probe_cmd})
+    for (const CLI::App* cmd : {explain_cmd, results_cmd, golden_cmd, record_cmd, accept_cmd, verify_cmd, check_cmd,
+                                diff_cmd, probe_cmd, report_cmd, merge_cmd})
       if (cmd->parsed()) shown = cmd;
     out << shown->help();
     return 0;
@@ -119,6 +133,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     err << "warpconf: " << e.what() << "\n";
     return 2;
   }
+  const std::vector<std::string> words(argv, argv + argc);
+  if (report_cmd->parsed()) return run_report_command(report_path, report_out, words, out, err);
+  if (merge_cmd->parsed()) return run_merge_command(merge_paths, merge_out, words, out, err);
   if (probe_cmd->parsed()) {
     if (verify_opt->count() > 0) probe.verify = verify_file;
     return run_probe_command(probe, out, err);

@@ -25,7 +25,7 @@ inline constexpr const char* kVerdictOrder[] = {
     "error",         "conformance-failure", "nothing-compared", "planted-missed", "behaviour-change",
     "known-deviation", "not-recorded",      "planted-caught",   "pass",           "not-supported"};
 inline constexpr const char* kVerdictRule =
-    "a cell's verdict is the worst of its checks': error > conformance-failure > nothing-compared > planted-missed > "
+    "A cell's verdict is the worst of its checks': error > conformance-failure > nothing-compared > planted-missed > "
     "behaviour-change > known-deviation > not-recorded > planted-caught > pass > not-supported";
 
 // Position in kVerdictOrder; throws UsageError for a verdict this build does not know.

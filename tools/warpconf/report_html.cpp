@@ -277,11 +277,16 @@ void matrix(const Report& r, std::ostream& os) {
         continue;
       }
       const Group& g = it->second;
+      const std::map<std::string, uint64_t>& by_verdict = grid.cells_by_verdict.at(id);
       std::string title;
-      for (const auto& [v, n] : grid.cells_by_verdict.at(id)) title += grouped(n) + " cells " + v + "\n";
+      for (const auto& [v, n] : by_verdict) title += grouped(n) + " cells " + v + "\n";
+      // "1 of 57 cells": how many cells have the verdict shown, where not all of them do.
+      const uint64_t worst = by_verdict.at(g.verdict);
       td_verdict(os, g.verdict,
-                 std::string(style(g.verdict).glyph) + " " + g.verdict + " \u00b7 " + grouped(g.cells.size()) +
-                     " cells \u00b7 " + compact(lanes_compared(g.sums)) + " lanes",
+                 std::string(style(g.verdict).glyph) + " " + g.verdict + " \u00b7 " +
+                     (worst < g.cells.size() ? grouped(worst) + " of " : "") + grouped(g.cells.size()) +
+                     (g.cells.size() == 1 ? " cell \u00b7 " : " cells \u00b7 ") +
+                     compact(lanes_compared(g.sums)) + " lanes",
                  title + counts_text(g.sums));
     }
     os << "</tr>\n";

@@ -112,6 +112,9 @@ TEST_F(WarpconfRun, fails_on_a_failed_test_and_reports_every_test) {
   EXPECT_TRUE(r["aborted"].is_null());
   EXPECT_EQ(r["run"]["status"], "finished");
   EXPECT_EQ(r["run"]["budget"], "default");
+  EXPECT_EQ(r["run"]["tests"], nlohmann::json({{"passed", 1}, {"failed", 1}, {"timeout", 0}, {"not-run", 0},
+                                                {"skipped", 1}, {"disabled", 0}}));
+  EXPECT_EQ(r["run"]["skipped"], nlohmann::json({{"not-supported", 1}}));
   EXPECT_EQ(r["summary"],
             "NVIDIA H100 80GB HBM3: 3 tests: 1 passed, 1 failed, 1 skipped (1 not-supported); 68,700 lanes compared; 1 "
             "conformance failure; 0 known deviations; 0 behaviour changes");

@@ -114,6 +114,30 @@ Fingerprint fingerprint_of(const nlohmann::json& record, const std::string& vari
   return f;
 }
 
+// The tests by status and the skipped ones by reason: what the summary and run.tests count.
+struct TestCounts {
+  std::map<std::string, uint64_t> status = {{"passed", 0},  {"failed", 0},  {"timeout", 0},
+                                            {"not-run", 0}, {"skipped", 0}, {"disabled", 0}};
+  std::map<std::string, uint64_t> skipped;
+};
+
+TestCounts count_tests(const std::vector<TestResult>& tests) {
+  TestCounts c;
+  for (const TestResult& t : tests) {
+    ++c.status[t.status];
+    if (t.status == "skipped") ++c.skipped[t.skip];
+  }
+  return c;
+}
+
+nlohmann::json run_json(const Report& r) {
+  nlohmann::json run = r.run;
+  const TestCounts counts = count_tests(r.tests);
+  run["tests"] = counts.status;
+  run["skipped"] = counts.skipped;
+  return run;
+}
+
 }  // namespace
 
 std::string field_text(const nlohmann::json& object, const char* key) {
@@ -244,19 +268,15 @@ std::string summary_line(const Report& r) {
     line += "; " + grouped(n) + " " + (n == 1 ? singular : plural);
   };
   if (!r.tests.empty()) {
-    std::map<std::string, uint64_t> status, skip;
-    for (const TestResult& t : r.tests) {
-      ++status[t.status];
-      if (t.status == "skipped") ++skip[t.skip];
-    }
+    TestCounts counts = count_tests(r.tests);
     line += ": " + grouped(r.tests.size()) + (r.tests.size() == 1 ? " test: " : " tests: ") +
-            grouped(status["passed"]) + " passed";
+            grouped(counts.status["passed"]) + " passed";
     for (const char* s : {"failed", "timeout", "not-run", "skipped", "disabled"}) {
-      if (status[s] == 0) continue;
-      line += ", " + grouped(status[s]) + " " + s;
+      if (counts.status[s] == 0) continue;
+      line += ", " + grouped(counts.status[s]) + " " + s;
       if (std::string(s) != "skipped") continue;
       std::string why;
-      for (const auto& [kind, n] : skip)
+      for (const auto& [kind, n] : counts.skipped)
         why += (why.empty() ? "" : ", ") + grouped(n) + " " + (kind.empty() ? "reason pending" : kind);
       line += " (" + why + ")";
     }
@@ -333,7 +353,7 @@ nlohmann::json to_json(const Report& r) {
   return {{"schema", kReportSchema},
           {"summary", summary_line(r)},
           {"verdict_rule", kVerdictRule},
-          {"run", r.run},
+          {"run", run_json(r)},
           {"devices", devices},
           {"totals", sums_json(r.totals)},
           {"planted", sums_json(r.planted)},

@@ -285,6 +285,9 @@ int run_report_command(const std::string& path, const std::string& out_dir, cons
   } catch (const UsageError& e) {
     err << "warpconf report: " << e.what() << "\n";
     return 2;
+  } catch (const fs::filesystem_error& e) {
+    err << "warpconf report: " << e.what() << "\n";
+    return 2;
   }
 }
 
@@ -326,6 +329,9 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
     out << summary_line(merged) << "\nreport: " << (fs::path(out_dir) / "report.html").string() << "\n";
     return 0;
   } catch (const UsageError& e) {
+    err << "warpconf merge: " << e.what() << "\n";
+    return 2;
+  } catch (const fs::filesystem_error& e) {
     err << "warpconf merge: " << e.what() << "\n";
     return 2;
   }

@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -88,7 +89,7 @@ Settings resolve(const RunOptions& o) {
   std::error_code error;
   fs::create_directories(s.out, error);
   if (error || ::access(s.out.c_str(), W_OK) != 0)
-    throw UsageError("cannot write to " + s.out.string() + (error ? ": " + error.message() : ""));
+    throw UsageError("cannot write to " + s.out.string() + ": " + (error ? error.message() : std::strerror(errno)));
   s.ctest = ctest_of(s.build);
   s.variant = o.jit ? "jit" : o.sanitize ? "sanitize" : "sass";
   s.label = o.jit ? "^jit$" : o.sanitize ? "^sanitize$" : "^gpu$";
@@ -275,12 +276,13 @@ void Runner::line(const std::string& text, CtestProgress& progress, int number) 
   last_test_ = t->name;
   ingest();
   publish(false);
-  const bool passed = t->status == "passed";
-  if (tty_ && passed) return;
+  if (tty_ && t->status == "passed") return;
+  const auto done = std::count_if(report_.tests.begin(), report_.tests.end(),
+                                  [number](const TestResult& r) { return r.round == number; });
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.2f s", t->seconds);
-  out_ << (tty_ ? "\r\033[K" : "") << "[" << report_.tests.size() << (progress.total() ? "/" + std::to_string(progress.total()) : "")
-       << "] " << t->status << " " << t->name << " (" << seconds << ")\n"
+  out_ << (tty_ ? "\r\033[K" : "") << "[" << done << "/" << progress.total() << "] " << t->status << " " << t->name
+       << " (" << seconds << ")\n"
        << std::flush;
 }
 
@@ -351,14 +353,18 @@ int Runner::exit_status() {
 }  // namespace
 
 int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
-  Settings s;
   try {
-    s = resolve(o);
+    return Runner(o, resolve(o), out, err).run();
   } catch (const UsageError& e) {
     err << "warpconf run: " << e.what() << "\n";
     return 2;
+  } catch (const fs::filesystem_error& e) {
+    err << "warpconf run: " << e.what() << "\n";  // a folder it was given, or made there, it cannot use
+    return 2;
+  } catch (const std::runtime_error& e) {
+    err << "warpconf run: " << e.what() << "\n";
+    return 1;
   }
-  return Runner(o, std::move(s), out, err).run();
 }
 
 }  // namespace wc::cli

@@ -329,12 +329,14 @@ std::vector<const Cell*> counterexample_cells(const Report& r) {
   return cells;
 }
 
-std::vector<std::pair<std::string, std::vector<const Contract*>>> contract_groups(const Report& r) {
+std::vector<std::pair<std::string, std::vector<const Contract*>>> contract_groups(const Report& r,
+                                                                                  const std::string& device_id) {
   std::vector<std::pair<std::string, std::vector<const Contract*>>> groups;
   for (const char* outcome : {"trapped", "cuda-error", "hung", "crashed", "flooded", "exited-early", "missing", "ran",
                               "not-supported"})
     groups.emplace_back(outcome, std::vector<const Contract*>());
   for (const Contract& c : r.contracts) {
+    if (!device_id.empty() && c.device != device_id) continue;
     auto it = std::find_if(groups.begin(), groups.end(), [&c](const auto& g) { return g.first == c.outcome; });
     if (it == groups.end()) it = groups.emplace(groups.end(), c.outcome, std::vector<const Contract*>());
     it->second.push_back(&c);

@@ -167,8 +167,10 @@ std::string aborted_text(const Report&);
 std::string device_label(const Report&, const std::string& device_id);
 // the cells with a counterexample, worst verdict first, those of planted bugs that were caught left out;
 std::vector<const Cell*> counterexample_cells(const Report&);
-// the contract probes by outcome: trapped, cuda-error, hung, crashed, ..., ran, not-supported.
-std::vector<std::pair<std::string, std::vector<const Contract*>>> contract_groups(const Report&);
+// the contract probes (of one device, or of all where `device_id` is "") by outcome: trapped,
+// cuda-error, hung, crashed, ..., ran, not-supported.
+std::vector<std::pair<std::string, std::vector<const Contract*>>> contract_groups(const Report&,
+                                                                                  const std::string& device_id);
 
 nlohmann::json to_json(const Report&);
 // Reads a report.json; throws UsageError naming `name` for another schema or a malformed report.

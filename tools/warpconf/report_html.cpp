@@ -405,7 +405,7 @@ void contracts(const Report& r, std::ostream& os) {
     return;
   }
   os << "<p class=\"small\">What each call the Programming Guide leaves undefined did: recorded behaviour, not a verdict.</p>\n";
-  for (const auto& [outcome, probes] : contract_groups(r)) {
+  for (const auto& [outcome, probes] : contract_groups(r, "")) {
     os << "<h3>" << esc(outcome) << " (" << probes.size() << ")</h3>\n<table><tr><th>probe</th><th>device</th>"
           "<th>call</th><th>scenario</th><th>mask</th><th>detail</th><th>recording</th></tr>\n";
     for (size_t i = 0; i < probes.size() && i < kContracts; ++i) {

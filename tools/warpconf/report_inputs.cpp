@@ -47,7 +47,7 @@ std::string xml_unescape(std::string_view s) {
     else if (!entity.empty() && entity[0] == '#') {
       const bool hex = entity.size() > 1 && (entity[1] == 'x' || entity[1] == 'X');
       const unsigned long code = std::strtoul(std::string(entity.substr(hex ? 2 : 1)).c_str(), nullptr, hex ? 16 : 10);
-      out += code < 0x80 ? static_cast<char>(code) : '?';
+      out += code < 0x80 ? static_cast<char>(code) : '?';  // a reason line needs no more than ASCII
     } else {
       out += s.substr(i, semicolon - i + 1);
     }

@@ -108,15 +108,22 @@ void contracts_section(const Report& r, std::ostream& os) {
   if (r.contracts.empty()) return;
   os << "\n## Contract probes\n\nWhat each call the Programming Guide leaves undefined did (recorded behaviour, not a "
         "verdict).\n\n";
-  for (const auto& [outcome, probes] : contract_groups(r)) {
-    os << "- **" << outcome << "** (" << probes.size() << "):";
-    for (size_t i = 0; i < probes.size() && i < kListed; ++i) {
-      const Contract& c = *probes[i];
-      os << (i > 0 ? ";" : "") << " " << code(c.id);
-      if (outcome != "ran") os << " " << md(c.detail);
+  bool first = true;
+  for (const auto& [id, f] : r.devices) {
+    const auto groups = contract_groups(r, id);
+    if (groups.empty()) continue;
+    if (r.devices.size() > 1) os << (first ? "" : "\n") << md(device_label(r, id)) << ":\n\n";
+    first = false;
+    for (const auto& [outcome, probes] : groups) {
+      os << "- **" << outcome << "** (" << probes.size() << "):";
+      for (size_t i = 0; i < probes.size() && i < kListed; ++i) {
+        const Contract& c = *probes[i];
+        os << (i > 0 ? ";" : "") << " " << code(c.id);
+        if (outcome != "ran") os << " " << md(c.detail);
+      }
+      if (probes.size() > kListed) os << "; and " << probes.size() - kListed << " more";
+      os << "\n";
     }
-    if (probes.size() > kListed) os << "; and " << probes.size() - kListed << " more";
-    os << "\n";
   }
 }
 

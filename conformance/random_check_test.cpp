@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <stdexcept>
 
 #include "generators/cases.hpp"
 #include "generators/random_check.hpp"
@@ -145,6 +146,22 @@ TEST(Seeds, are_fixed_by_default_and_set_by_warpconf_seed_or_rc_params) {
   EXPECT_NE(testing::choose_seed(nullptr, nullptr, "-3").error.find("WARPCONF_SOAK=-3"), std::string::npos);
   EXPECT_NE(testing::check_seed(1, "a"), testing::check_seed(1, "b"));
   EXPECT_EQ(testing::check_seed(1, "a"), testing::check_seed(1, "a"));
+}
+
+TEST(Budget, quick_and_the_sanitizer_draw_a_hundredth_of_the_random_cases) {
+  EXPECT_EQ(testing::random_case_count(20000, nullptr, nullptr), 20000u);
+  EXPECT_EQ(testing::random_case_count(20000, "default", nullptr), 20000u);
+  EXPECT_EQ(testing::random_case_count(20000, "soak", nullptr), 20000u);
+  EXPECT_EQ(testing::random_case_count(20000, "quick", nullptr), 200u);
+  EXPECT_EQ(testing::random_case_count(20000, nullptr, "1"), 200u);
+  EXPECT_EQ(testing::random_case_count(20000, "quick", "1"), 200u) << "the two do not compound";
+  EXPECT_EQ(testing::random_case_count(50, "quick", nullptr), 1u) << "at least one case";
+  try {
+    testing::random_case_count(20000, "fast", nullptr);
+    ADD_FAILURE() << "WARPCONF_BUDGET=fast accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "WARPCONF_BUDGET=fast is not quick, default or soak");
+  }
 }
 
 }  // namespace

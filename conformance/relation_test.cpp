@@ -34,7 +34,8 @@ class RelationOnGpu : public testing::GpuTest, public ::testing::WithParamInterf
 TEST_P(RelationOnGpu, holds_and_agrees_with_the_model) {
   const RelationParam p = GetParam();
   if (gpu::uses_reduce(p.relation))
-    if (auto why = testing::not_supported(gpu::kReduceComputeCapability, "__reduce_*_sync")) GTEST_SKIP() << *why;
+    if (auto why = testing::not_supported_recorded(gpu::kReduceComputeCapability, "relation", "__reduce_*_sync"))
+      GTEST_SKIP() << *why;
   sweeps::expect_gpu_agrees(sweeps::relation_batch(p.relation, p.type), 8);
 }
 

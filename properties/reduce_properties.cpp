@@ -69,7 +69,8 @@ class ReduceOnGpu : public testing::GpuTest {
   void SetUp() override {
     testing::GpuTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    if (auto why = testing::not_supported(gpu::kReduceComputeCapability, "__reduce_add_sync")) GTEST_SKIP() << *why;
+    if (auto why = testing::not_supported_recorded(gpu::kReduceComputeCapability, "reduce", "__reduce_add_sync"))
+      GTEST_SKIP() << *why;
   }
 };
 

@@ -60,7 +60,10 @@ TEST(ResultsTool, names_the_line_that_is_not_a_record) {
            {"not json\n", "f:1: not a JSON object"},
            {R"({"schema":"warpconf.results/0","record":"check"})" "\n", "f:1: schema 'warpconf.results/0'"},
            {R"({"schema":"warpconf.results/1","record":"other"})" "\n", "f:1: unknown record 'other'"},
-           {"", "f: no records"}}) {
+           {"", "f: no records"},
+           {R"({"schema":"warpconf.results/1","record":"device","device":{"present":false,"reason":"none"}})" "\n"
+            R"({"schema":"warpconf.results/1","record":"che)",
+            "f:2: a record cut off mid-way"}}) {
     std::istringstream in(content);
     try {
       cli::summarize_results(in, "f");

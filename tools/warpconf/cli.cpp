@@ -9,7 +9,9 @@
 #include "warpconf/numbers.hpp"
 #include "warpconf/perf.hpp"
 #include "warpconf/probe.hpp"
+#include "warpconf/report_inputs.hpp"
 #include "warpconf/results.hpp"
+#include "warpconf/run.hpp"
 
 namespace wc::cli {
 namespace {
@@ -132,12 +134,38 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   CLI::App* perf_diff_cmd = perf_cmd->add_subcommand("diff", "Compare two perf.txt files figure by figure.");
   perf_diff_cmd->add_option("A", perf.files, "two perf.txt files")->expected(2);
   perf_diff_cmd->add_flag("--strict", perf.strict, "a figure worse by the rule fails");
+  CLI::App* run_cmd = app.add_subcommand(
+      "run", "Run the GPU suite through ctest with a progress line, and write a report (report.json, report.md, "
+             "report.html; docs/report-schema.md) that is rewritten after every test. Extra ctest arguments go after --.");
+  RunOptions run_options;
+  run_cmd->add_option("--budget", run_options.budget,
+                      "quick (a hundredth of the random cases, the slowest suites left out), default, or soak (ctest "
+                      "again with a fresh WARPCONF_SEED until --soak-minutes have passed)");
+  CLI::Option* soak_opt = run_cmd->add_option("--soak-minutes", run_options.soak_minutes, "minutes to soak (default 60)");
+  run_cmd->add_option("--out", run_options.out, "the report folder (default <build>/report)");
+  run_cmd->add_flag("--jit", run_options.jit, "run the jit variant: the driver compiles the embedded compute_75 PTX");
+  run_cmd->add_flag("--sanitize", run_options.sanitize, "run the sanitize variant: under compute-sanitizer");
+  run_cmd->add_option("--build-dir", run_options.build_dir, "the build tree (default: the one this warpconf is in)");
+  run_cmd->add_option("CTEST_ARGS", run_options.ctest_args, "extra ctest arguments, after --");
+  CLI::App* report_cmd = app.add_subcommand(
+      "report", "Build report.json, report.md and report.html from a results.jsonl, or a folder holding one with "
+                "ctest's junit.xml and ctest.log beside it (warpconf run, tools/conformance.sh).");
+  std::string report_path, report_out;
+  report_cmd->add_option("RESULTS", report_path, "a results.jsonl, or the folder that holds it")->required();
+  report_cmd->add_option("--out", report_out, "where the report goes (default: beside the results)");
+  CLI::App* merge_cmd = app.add_subcommand(
+      "merge", "Merge reports (folders or report.json files) into one, a column per device fingerprint.");
+  std::vector<std::string> merge_paths;
+  std::string merge_out;
+  merge_cmd->add_option("REPORTS", merge_paths, "report folders or report.json files")->expected(2, -1)->required();
+  merge_cmd->add_option("--out", merge_out, "where the merged report goes")->required();
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     const CLI::App* shown = &app;  // the innermost command named
     for (const CLI::App* cmd : {explain_cmd, results_cmd, golden_cmd, record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd,
-                                probe_cmd, perf_cmd, perf_record_cmd, perf_accept_cmd, perf_compare_cmd, perf_diff_cmd})
+                                probe_cmd, perf_cmd, perf_record_cmd, perf_accept_cmd, perf_compare_cmd, perf_diff_cmd,
+                                run_cmd, report_cmd, merge_cmd})
       if (cmd->parsed()) shown = cmd;
     out << shown->help();
     return 0;
@@ -150,6 +178,14 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       if (cmd->parsed()) perf.command = cmd->get_name();
     return run_perf(perf, out, err);
   }
+  const std::vector<std::string> words(argv, argv + argc);
+  if (run_cmd->parsed()) {
+    run_options.soak_minutes_given = soak_opt->count() > 0;
+    run_options.argv = words;
+    return run_suite(run_options, out, err);
+  }
+  if (report_cmd->parsed()) return run_report_command(report_path, report_out, words, out, err);
+  if (merge_cmd->parsed()) return run_merge_command(merge_paths, merge_out, words, out, err);
   if (probe_cmd->parsed()) {
     if (verify_opt->count() > 0) probe.verify = verify_file;
     return run_probe_command(probe, out, err);

@@ -1,9 +1,7 @@
 #include "warpconf/golden.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -54,17 +52,9 @@ const gpu::DeviceStatus& require_gpu() {
   return d;
 }
 
-std::string utc_now() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 }  // namespace
 
+// The fingerprint a recording on the selected GPU carries.
 golden::Header device_header() {
   const gpu::DeviceInfo& d = require_gpu().info;
   const gpu::CodeInfo code = gpu::code_info();
@@ -76,7 +66,7 @@ golden::Header device_header() {
   h.nvcc = code.nvcc;
   h.code_path = code.path;
   h.suite_version = WARPCONF_VERSION;
-  h.recorded = utc_now();
+  h.recorded = testing::utc_now();
   return h;
 }
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -44,15 +43,6 @@ void fingerprint_child(const std::vector<size_t>&, isolation::Journal& j) {
                code.nvcc + ";" + code.path + ";" + std::to_string(gpu::code_compute_capability()));
 }
 
-std::string utc_now() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 // Runs the fingerprint child; nullopt (with the exit status in `status`) when there is no device.
 std::optional<Fingerprint> fingerprint(const ProbeOptions& o, std::ostream& out, int& status) {
   isolation::Limits limits;
@@ -78,7 +68,7 @@ std::optional<Fingerprint> fingerprint(const ProbeOptions& o, std::ostream& out,
   for (std::string part; std::getline(in, part, ';');) f.push_back(part);
   if (f.size() != 7) throw std::runtime_error("the device child's fingerprint is malformed: " + r.text);
   Fingerprint fp;
-  fp.header = {f[0], f[1], f[2], f[3], f[4], f[5], WARPCONF_VERSION, utc_now(), 0};
+  fp.header = {f[0], f[1], f[2], f[3], f[4], f[5], WARPCONF_VERSION, testing::utc_now(), 0};
   std::string digits = f[1];
   digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
   fp.architecture = "sm_" + digits + (f[5] == "sass" ? "" : "-" + f[5]);

@@ -5,13 +5,11 @@
 #include <cstdio>
 #include <set>
 
+#include "testing/results.hpp"
 #include "warpconf/numbers.hpp"
 
 namespace wc::cli {
 namespace {
-
-constexpr const char* kSchema = "warpconf.results/1";
-constexpr const char* kClasses[] = {"defined", "ptx-defined", "undefined", "not-called"};
 
 void add_counts(std::map<std::string, uint64_t>& into, const std::map<std::string, uint64_t>& from) {
   for (const auto& [key, n] : from) into[key] += n;
@@ -20,21 +18,6 @@ void add_counts(std::map<std::string, uint64_t>& into, const std::map<std::strin
 uint64_t count(const nlohmann::json& object, const char* key) {
   const auto it = object.find(key);
   return it != object.end() && it->is_number_unsigned() ? it->get<uint64_t>() : 0;
-}
-
-FamilySums sums_of(const nlohmann::json& r) {
-  FamilySums s;
-  s.records = 1;
-  s.cases = count(r, "cases");
-  if (!r.value("seed", nlohmann::json()).is_null()) s.random_cases = s.cases;
-  for (const char* c : kClasses) {
-    if (r.contains("lanes")) s.lanes[c] = count(r["lanes"], c);
-    if (r.contains("mismatches")) s.mismatches[c] = count(r["mismatches"], c);
-  }
-  s.verdicts[r["verdict"].get<std::string>()] = 1;
-  for (const auto& d : r.value("known_deviations", nlohmann::json::array()))
-    s.deviation_lanes[d.value("id", "?")] += d.value("lanes", uint64_t{0});
-  return s;
 }
 
 std::string device_line(const nlohmann::json& r) {
@@ -55,6 +38,68 @@ nlohmann::json sums_json(const FamilySums& s) {
 
 }  // namespace
 
+FamilySums sums_of(const nlohmann::json& r) {
+  FamilySums s;
+  s.records = 1;
+  s.cases = count(r, "cases");
+  if (!r.value("seed", nlohmann::json()).is_null()) s.random_cases = s.cases;
+  for (const char* c : kLaneClasses) {
+    if (r.contains("lanes")) s.lanes[c] = count(r["lanes"], c);
+    if (r.contains("mismatches")) s.mismatches[c] = count(r["mismatches"], c);
+  }
+  s.verdicts[r["verdict"].get<std::string>()] = 1;
+  for (const auto& d : r.value("known_deviations", nlohmann::json::array()))
+    s.deviation_lanes[d.value("id", "?")] += d.value("lanes", uint64_t{0});
+  return s;
+}
+
+void RecordReader::feed(std::string_view bytes, const Each& each) {
+  for (size_t end; (end = bytes.find('\n')) != std::string_view::npos; bytes.remove_prefix(end + 1)) {
+    partial_.append(bytes.substr(0, end));
+    line(partial_, each);
+    partial_.clear();
+  }
+  partial_.append(bytes);
+}
+
+int RecordReader::finish(const Each& each) {
+  if (partial_.empty()) return 0;
+  const std::string last = std::move(partial_);
+  partial_.clear();
+  if (nlohmann::json::parse(last, nullptr, false).is_discarded()) return ++lines_;
+  line(last, each);
+  return 0;
+}
+
+void RecordReader::line(const std::string& text, const Each& each) {
+  ++lines_;
+  const std::string where = name_ + ":" + std::to_string(lines_) + ": ";
+  const nlohmann::json r = nlohmann::json::parse(text, nullptr, false);
+  if (r.is_discarded() || !r.is_object()) throw UsageError(where + "not a JSON object");
+  const std::string schema(testing::kResultsSchema);
+  if (r.value("schema", std::string()) != schema)
+    throw UsageError(where + "schema '" + r.value("schema", std::string()) + "', this warpconf reads " + schema);
+  const std::string kind = r.value("record", std::string());
+  if (kind == "device") {
+    if (!r.contains("device") || !r["device"].is_object()) throw UsageError(where + "a device record without its device");
+  } else if (kind == "check") {
+    if (!r.contains("family") || !r.contains("verdict") || !r["verdict"].is_string())
+      throw UsageError(where + "a check record without family or verdict");
+  } else if (kind == "perf") {
+    if (!r.contains("id") || !r.contains("verdict") || !r["verdict"].is_string())
+      throw UsageError(where + "a perf record without id or verdict");
+  } else {
+    throw UsageError(where + "unknown record '" + kind + "'");
+  }
+  try {
+    each(r);
+  } catch (const UsageError& e) {
+    throw UsageError(where + e.what());  // what the consumer refused, at its line
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(where + "a field of the wrong type: " + e.what());
+  }
+}
+
 void FamilySums::add(const FamilySums& o) {
   records += o.records;
   cases += o.cases;
@@ -68,37 +113,31 @@ void FamilySums::add(const FamilySums& o) {
 ResultsSummary summarize_results(std::istream& in, const std::string& name) {
   ResultsSummary summary;
   std::set<std::string> devices;
-  int number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    const std::string where = name + ":" + std::to_string(number) + ": ";
-    const nlohmann::json r = nlohmann::json::parse(line, nullptr, false);
-    if (r.is_discarded() || !r.is_object()) throw UsageError(where + "not a JSON object");
-    if (r.value("schema", std::string()) != kSchema)
-      throw UsageError(where + "schema '" + r.value("schema", std::string()) + "', this warpconf reads " + kSchema);
-    const std::string kind = r.value("record", std::string());
-    if (kind == "device") {
-      if (!r.contains("device")) throw UsageError(where + "a device record without its device");
+  const RecordReader::Each each = [&](const nlohmann::json& r) {
+    if (r["record"] == "device") {
       if (devices.insert(device_line(r)).second) summary.devices.push_back(device_line(r));
-    } else if (kind == "check") {
-      if (!r.contains("family") || !r.contains("verdict")) throw UsageError(where + "a check record without family or verdict");
-      const FamilySums s = sums_of(r);
-      const std::string verdict = r["verdict"].get<std::string>();
-      if (verdict.rfind("planted-", 0) == 0) {
-        summary.planted.add(s);
-        continue;
-      }
-      summary.families[r["family"].get<std::string>()].add(s);
-      summary.total.add(s);
-    } else if (kind == "perf") {
-      if (!r.contains("id") || !r.contains("verdict")) throw UsageError(where + "a perf record without id or verdict");
+      return;
+    }
+    if (r["record"] == "perf") {
       ++summary.perf.records;
       ++summary.perf.verdicts[r["verdict"].get<std::string>()];
-    } else {
-      throw UsageError(where + "unknown record '" + kind + "'");
+      return;
     }
-  }
-  if (number == 0) throw UsageError(name + ": no records");
+    const FamilySums s = sums_of(r);
+    if (r["verdict"].get<std::string>().rfind("planted-", 0) == 0) {
+      summary.planted.add(s);
+      return;
+    }
+    summary.families[r["family"].get<std::string>()].add(s);
+    summary.total.add(s);
+  };
+  RecordReader reader(name);
+  std::string chunk(1 << 16, '\0');
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
+    reader.feed(std::string_view(chunk.data(), static_cast<size_t>(in.gcount())), each);
+  if (const int cut = reader.finish(each))
+    throw UsageError(name + ":" + std::to_string(cut) + ": a record cut off mid-way (its writer was killed?)");
+  if (reader.lines() == 0) throw UsageError(name + ": no records");
   return summary;
 }
 

@@ -1,0 +1,302 @@
+// Reports from handwritten result records and ctest files (tools/tests/data/report): counts are
+// sums over every record, a cell's verdict is the worst of its checks', devices are columns, a cut
+// stream is reported as aborted, merges refuse another schema, and the writers escape what they show.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "warpconf/numbers.hpp"
+#include "warpconf/report.hpp"
+#include "warpconf/report_inputs.hpp"
+
+namespace wc {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kData = WARPCONF_REPORT_DATA;
+const std::string kH100 = "GPU-5e3a9c1d-7b2f-4c1e-9a0b-1f2e3d4c5b6a 580.159.04 nvcc 13.0.88 sass sass";
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("report-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+const cli::Cell& cell(const cli::Report& r, const std::string& device, const std::string& family,
+                      const std::string& intrinsic, const std::string& type, const std::string& scenes) {
+  return r.cells.at({device, family, intrinsic, type, scenes});
+}
+
+uint64_t at(const std::map<std::string, uint64_t>& m, const std::string& key) {
+  const auto it = m.find(key);
+  return it == m.end() ? 0 : it->second;
+}
+
+TEST(Report, sums_every_check_of_a_cell) {
+  const cli::Report r = cli::report_from_results(kData + "/h100", {"warpconf", "report"});
+  ASSERT_EQ(r.devices.size(), 1u) << "three processes, one device";
+  const cli::Cell& sweep = cell(r, kH100, "shuffle", "__shfl_sync", "int", "structured (14)");
+  EXPECT_EQ(sweep.sums.records, 2u);
+  EXPECT_EQ(sweep.sums.cases, 1500u);
+  EXPECT_EQ(at(sweep.sums.lanes, "defined"), 45000u);
+  EXPECT_EQ(at(sweep.sums.lanes, "not-called"), 750u);
+  const cli::Cell& random = cell(r, kH100, "shuffle", "__shfl_sync", "int", "random");
+  EXPECT_EQ(random.random_checks, 1u);
+  EXPECT_EQ(random.seeds, std::vector<std::string>{"0x00000000000000a1"});
+  ASSERT_EQ(r.deviations.size(), 1u);
+  const cli::Deviation& d = r.deviations.begin()->second;
+  EXPECT_EQ(d.id, "fns.int-min-sm90");
+  EXPECT_EQ(d.lanes, 48u) << "32 + 16 over two checks";
+  EXPECT_EQ(d.checks, 2u);
+  // Planted bugs stay out of the totals; the totals are the sums of all other checks.
+  EXPECT_EQ(r.planted.records, 1u);
+  EXPECT_EQ(at(r.planted.verdicts, "planted-caught"), 1u);
+  EXPECT_EQ(r.totals.records, 12u);
+  EXPECT_EQ(at(r.totals.lanes, "defined"), 30000u + 15000 + 6000 + 12800 + 3200 + 20000);
+  EXPECT_EQ(at(r.totals.mismatches, "defined"), 3u);
+  EXPECT_EQ(r.contracts.size(), 3u);
+  ASSERT_EQ(r.behaviour_changes.size(), 2u) << "the golden verify record and the changed probe";
+  EXPECT_EQ(r.behaviour_changes[0].lanes, 5u);
+  EXPECT_EQ(r.behaviour_changes[1].what, "shfl.divergent-outside.1f");
+  EXPECT_EQ(r.behaviour_changes[1].was, "ran | 0*32");
+  EXPECT_TRUE(r.aborted.is_null());
+  EXPECT_EQ(r.run.status, "finished");
+  EXPECT_EQ(r.run.start, "2026-11-23T10:00:00Z");
+  EXPECT_EQ(r.run.end, "2026-11-23T10:00:13Z");
+  EXPECT_EQ(cli::summary_line(r),
+            "NVIDIA H100 80GB HBM3: 6 tests: 4 passed, 1 failed, 1 skipped (1 not-supported); 94,772 lanes compared; "
+            "1 conformance failure; 1 known deviation; 2 behaviour changes");
+}
+
+TEST(Report, gives_a_cell_the_worst_verdict_of_its_checks) {
+  const cli::Report r = cli::report_from_results(kData + "/h100", {});
+  const cli::Cell& failing = cell(r, kH100, "algorithm", "reduce_butterfly<sum>", "float", "structured and groups (20)");
+  EXPECT_EQ(failing.verdict(), "conformance-failure") << "a failure and a pass";
+  EXPECT_EQ(cli::field_text(failing.first, "got"), "0x40490fdb");
+  EXPECT_EQ(cell(r, kH100, "reduce", "__reduce_add_sync", "", "").verdict(), "not-supported");
+  EXPECT_NE(cell(r, kH100, "reduce", "__reduce_add_sync", "", "").reason.find("NotSupported"), std::string::npos);
+  // The order, worst first, and a verdict this build does not know.
+  for (size_t i = 1; i < std::size(cli::kVerdictOrder); ++i)
+    EXPECT_LT(cli::verdict_rank(cli::kVerdictOrder[i - 1]), cli::verdict_rank(cli::kVerdictOrder[i]));
+  cli::Cell c;
+  for (const auto& [verdicts, worst] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"pass", "not-supported"}, "pass"},
+           {{"pass", "known-deviation"}, "known-deviation"},
+           {{"known-deviation", "behaviour-change"}, "behaviour-change"},
+           {{"not-recorded", "pass"}, "not-recorded"},
+           {{"nothing-compared", "conformance-failure", "pass"}, "conformance-failure"},
+           {{"pass", "error", "conformance-failure"}, "error"}}) {
+    c.sums.verdicts.clear();
+    for (const std::string& v : verdicts) c.sums.verdicts[v] = 1;
+    EXPECT_EQ(c.verdict(), worst);
+  }
+  EXPECT_THROW(cli::verdict_rank("passed"), cli::UsageError);
+}
+
+TEST(Report, keeps_a_column_per_device_fingerprint) {
+  const fs::path dir = fresh_dir("two-devices");
+  std::ofstream both(dir / "results.jsonl");
+  both << std::ifstream(kData + "/h100/results.jsonl").rdbuf() << std::ifstream(kData + "/t4/results.jsonl").rdbuf();
+  both.close();
+  const cli::Report r = cli::report_from_results(dir.string(), {});
+  ASSERT_EQ(r.devices.size(), 2u);
+  const std::string t4 = "GPU-0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0 580.95.05 nvcc 13.0.88 sass sass";
+  EXPECT_EQ(r.devices.at(t4).compute_capability, "7.5");
+  EXPECT_EQ(cell(r, t4, "shuffle", "__shfl_sync", "int", "structured (14)").sums.cases, 1000u);
+  EXPECT_EQ(cell(r, kH100, "shuffle", "__shfl_sync", "int", "structured (14)").sums.cases, 1500u);
+  EXPECT_EQ(cli::summary_line(r).rfind("Tesla T4, NVIDIA H100 80GB HBM3; ", 0), 0u) << cli::summary_line(r);
+}
+
+TEST(Report, reports_a_stream_cut_mid_line_as_aborted) {
+  const cli::Report r = cli::report_from_results(kData + "/truncated/results.jsonl", {});
+  ASSERT_FALSE(r.aborted.is_null());
+  EXPECT_NE(cli::field_text(r.aborted, "reason").find("results.jsonl line 3 is cut off mid-record"), std::string::npos)
+      << r.aborted.dump();
+  EXPECT_EQ(cli::field_text(r.aborted, "last_test"), "EveryOpAndType/ShuffleSweepOnGpu.agrees_with_the_model/shfl_int");
+  EXPECT_EQ(r.run.status, "aborted");
+  EXPECT_EQ(r.totals.records, 1u) << "the whole lines count, the cut one does not";
+  EXPECT_EQ(cli::summary_line(r).rfind("ABORTED (killed or crashed before the run finished (", 0), 0u);
+}
+
+TEST(Report, names_the_line_of_a_record_it_cannot_read) {
+  try {
+    cli::report_from_results(kData + "/bad-line.jsonl", {});
+    ADD_FAILURE() << "accepted a malformed line";
+  } catch (const cli::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad-line.jsonl:2: not a JSON object"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(cli::report_from_results(kData + "/nonexistent", {}), cli::UsageError);
+}
+
+TEST(Report, reads_the_tests_from_ctest_lines_and_why_from_junit) {
+  const cli::Report r = cli::report_from_results(kData + "/h100", {});
+  ASSERT_EQ(r.tests.size(), 6u);
+  std::map<std::string, const cli::TestResult*> by_name;
+  for (const cli::TestResult& t : r.tests) by_name[t.name] = &t;
+  const cli::TestResult& skipped = *by_name.at("ReduceOnGpu");
+  EXPECT_EQ(skipped.status, "skipped") << "a line that ctest.log broke after the dots";
+  EXPECT_EQ(skipped.skip, "not-supported");
+  EXPECT_EQ(skipped.reason, "NotSupported: __reduce_add_sync needs compute capability 8.0, the driver runs compute_75 PTX");
+  const cli::TestResult& failed = *by_name.at("Every/AlgorithmSweepOnGpu");
+  EXPECT_EQ(failed.status, "failed");
+  EXPECT_EQ(failed.seconds, 3.1);
+  EXPECT_NE(failed.reason.find("reduce_butterfly<sum><float>: 3 bad lanes"), std::string::npos) << failed.reason;
+  ASSERT_EQ(r.run.rounds.size(), 1u);
+  EXPECT_EQ(r.run.rounds[0].summary, "83% tests passed, 1 tests failed out of 6");
+}
+
+TEST(CtestProgress, reads_every_ending_ctest_prints) {
+  cli::CtestProgress p;
+  EXPECT_FALSE(p.line("    Start 12: sanitize/memcheck/Every/AlgorithmSweepOnGpu"));
+  EXPECT_FALSE(p.line("    Start 13: probe.verify"));
+  EXPECT_EQ(p.in_flight(), (std::set<std::string>{"probe.verify", "sanitize/memcheck/Every/AlgorithmSweepOnGpu"}));
+  for (const auto& [line, name, status, ctest] : std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
+           {"  1/140 Test  #12: sanitize/memcheck/Every/AlgorithmSweepOnGpu ...   Passed    1.50 sec",
+            "sanitize/memcheck/Every/AlgorithmSweepOnGpu", "passed", "Passed"},
+           {"2/9 Test #2: skip .............................***Skipped   0.03 sec", "skip", "skipped", "Skipped"},
+           {"3/9 Test #3: fail .............................***Failed    0.04 sec", "fail", "failed", "Failed"},
+           {"4/9 Test #4: slow .............................***Timeout 300.01 sec", "slow", "timeout", "Timeout"},
+           {"5/9 Test #5: crash ............................***Exception: SegFault  0.03 sec", "crash", "failed",
+            "Exception: SegFault"},
+           {"6/9 Test #7: missing ..........................***Not Run   0.00 sec", "missing", "not-run", "Not Run"},
+           {"7/9 Test #8: disabled .........................***Not Run (Disabled)   0.00 sec", "disabled", "disabled",
+            "Not Run (Disabled)"},
+           {"8/9 Test #9: a.b ..............................***Failed  Required regular expression not found. Regex=[x]  0.01 sec",
+            "a.b", "failed", "Failed  Required regular expression not found. Regex=[x]"}}) {
+    const std::optional<cli::TestResult> t = p.line(line);
+    ASSERT_TRUE(t) << line;
+    EXPECT_EQ(t->name, name);
+    EXPECT_EQ(t->status, status);
+    EXPECT_EQ(t->ctest, ctest);
+  }
+  EXPECT_EQ(p.total(), 9);
+  EXPECT_EQ(p.in_flight(), std::set<std::string>{"probe.verify"});
+  EXPECT_FALSE(p.line("9/9 Test #13: probe.verify .......................")) << "ctest.log's break after the dots";
+  const std::optional<cli::TestResult> joined = p.line("***Not Run   0.00 sec");
+  ASSERT_TRUE(joined);
+  EXPECT_EQ(joined->name, "probe.verify");
+  EXPECT_EQ(joined->status, "not-run");
+  EXPECT_EQ(p.summary(), "");
+  p.line("78% tests passed, 2 tests failed out of 9");
+  EXPECT_EQ(p.summary(), "78% tests passed, 2 tests failed out of 9");
+}
+
+TEST(CtestProgress, tells_a_skip_s_reason_from_its_output) {
+  EXPECT_EQ(cli::skip_reason("[ RUN ] a\nx.cpp:1: Skipped\nNotSupported: needs 8.0\n[ SKIPPED ] a\n").first, "not-supported");
+  EXPECT_EQ(cli::skip_reason("warpconf probe --verify: not recorded: no golden/sm_80/contracts.txt\n"),
+            std::make_pair(std::string("not-recorded"),
+                           std::string("warpconf probe --verify: not recorded: no golden/sm_80/contracts.txt")));
+  EXPECT_EQ(cli::skip_reason("no GPU here\n"), std::make_pair(std::string("unexplained"), std::string("no GPU here")));
+  EXPECT_EQ(cli::skip_reason("").second, "no output");
+}
+
+TEST(RecordReader, reads_lines_split_anywhere_and_returns_a_cut_last_line) {
+  const std::string text = "{\"schema\":\"warpconf.results/1\",\"record\":\"check\",\"family\":\"vote\",\"verdict\":\"pass\"}\n";
+  for (size_t split = 0; split <= text.size(); ++split) {
+    int records = 0;
+    cli::RecordReader reader("f");
+    const cli::RecordReader::Each each = [&records](const nlohmann::json&) { ++records; };
+    reader.feed(std::string_view(text).substr(0, split), each);
+    reader.feed(std::string_view(text).substr(split), each);
+    reader.feed(std::string_view(text).substr(0, 20), each);
+    EXPECT_EQ(reader.finish(each), 2) << "the second line stops after 20 bytes";
+    EXPECT_EQ(records, 1);
+  }
+  cli::RecordReader whole("f");
+  int records = 0;
+  whole.feed(std::string_view(text).substr(0, text.size() - 1), [&records](const nlohmann::json&) { ++records; });
+  EXPECT_EQ(whole.finish([&records](const nlohmann::json&) { ++records; }), 0) << "a whole record without its newline";
+  EXPECT_EQ(records, 1);
+}
+
+TEST(Merge, puts_each_device_in_its_own_column_and_sums_the_same_one) {
+  const fs::path dir = fresh_dir("merge");
+  std::ostringstream out, err;
+  ASSERT_EQ(cli::run_report_command(kData + "/h100", (dir / "h100").string(), {}, out, err), 0) << err.str();
+  ASSERT_EQ(cli::run_report_command(kData + "/t4", (dir / "t4").string(), {}, out, err), 0) << err.str();
+  ASSERT_EQ(cli::run_merge_command({(dir / "h100").string(), (dir / "t4" / "report.json").string()},
+                                   (dir / "merged").string(), {}, out, err),
+            0)
+      << err.str();
+  ASSERT_EQ(cli::run_merge_command({(dir / "h100").string(), (dir / "h100").string()}, (dir / "twice").string(), {},
+                                   out, err),
+            0);
+  const nlohmann::json merged = nlohmann::json::parse(std::ifstream(dir / "merged" / "report.json"));
+  const cli::Report r = cli::report_from_json(merged, "merged");
+  EXPECT_EQ(r.devices.size(), 2u);
+  EXPECT_EQ(r.run.sources.size(), 2u);
+  EXPECT_EQ(r.tests.size(), 6u);
+  EXPECT_EQ(r.tests[0].source, (dir / "h100").string());
+  EXPECT_EQ(at(r.totals.lanes, "defined"), 87000u + 30000);
+  const cli::Report twice =
+      cli::report_from_json(nlohmann::json::parse(std::ifstream(dir / "twice" / "report.json")), "twice");
+  EXPECT_EQ(cell(twice, kH100, "shuffle", "__shfl_sync", "int", "structured (14)").sums.cases, 3000u);
+  EXPECT_EQ(twice.deviations.begin()->second.lanes, 96u);
+  // A report written and read back is the same report.
+  EXPECT_EQ(cli::to_json(r), merged);
+}
+
+TEST(Merge, refuses_another_schema_and_malformed_json_naming_the_file) {
+  const fs::path dir = fresh_dir("refuse");
+  std::ostringstream out;
+  ASSERT_EQ(cli::run_report_command(kData + "/t4", (dir / "t4").string(), {}, out, out), 0);
+  const std::string ok = (dir / "t4").string();
+  for (const auto& [bad, message] : std::vector<std::pair<std::string, std::string>>{
+           {kData + "/old-schema.json", "old-schema.json: schema 'warpconf.report/0', this warpconf reads warpconf.report/1"},
+           {kData + "/malformed.json", "malformed.json: not JSON"},
+           {kData + "/nonexistent.json", "cannot read " + kData + "/nonexistent.json"},
+           {kData + "/h100/junit.xml", "junit.xml: not JSON"}}) {
+    std::ostringstream err;
+    EXPECT_EQ(cli::run_merge_command({ok, bad}, (dir / "out").string(), {}, out, err), 2) << bad;
+    const std::string said = err.str();
+    EXPECT_NE(said.find(message), std::string::npos) << said;
+    EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;
+  }
+  nlohmann::json no_cells = nlohmann::json::parse(std::ifstream(dir / "t4" / "report.json"));
+  no_cells.erase("cells");
+  EXPECT_THROW(cli::report_from_json(no_cells, "no-cells"), cli::UsageError);
+}
+
+TEST(Writers, escape_what_they_show_and_fetch_nothing) {
+  cli::Report r = cli::report_from_results(kData + "/h100", {});
+  cli::Cell hostile;
+  hostile.device = kH100;
+  hostile.family = "shuffle";
+  hostile.intrinsic = "<script>alert('x')</script>";
+  hostile.type = "a\"b|c`d";
+  hostile.sums.records = 1;
+  hostile.sums.verdicts["conformance-failure"] = 1;
+  hostile.first = {{"case", 1}, {"lane", 2}, {"got", "<b>"}, {"want", "&"}, {"repro", "x | y"}};
+  r.cells[{hostile.device, hostile.family, hostile.intrinsic, hostile.type, ""}] = hostile;
+  std::ostringstream html, md;
+  cli::write_html(r, html);
+  cli::write_markdown(r, md);
+  EXPECT_EQ(html.str().find("<script"), std::string::npos);
+  EXPECT_NE(html.str().find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), std::string::npos);
+  for (const char* external : {"http://", "https://", "<link", "@import", "url("})
+    EXPECT_EQ(html.str().find(external), std::string::npos) << external;
+  EXPECT_NE(md.str().find("`shuffle <script>alert('x')</script><a\"b\\|c'd>`"), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("repro: `warpconf explain reduce_butterfly"), std::string::npos);
+  EXPECT_NE(md.str().find("- **trapped** (1): `shfl.divergent-outside.1f` cudaErrorIllegalInstruction 715"),
+            std::string::npos);
+}
+
+TEST(Writers, write_the_three_files_whole) {
+  const fs::path dir = fresh_dir("files");
+  const cli::Report r = cli::report_from_results(kData + "/h100", {});
+  cli::write_report_files(r, dir.string());
+  for (const char* f : {"report.json", "report.md", "report.html"}) {
+    EXPECT_TRUE(fs::exists(dir / f)) << f;
+    EXPECT_FALSE(fs::exists(dir / (std::string(f) + ".partial"))) << f;
+  }
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(dir / "report.json"))["schema"], "warpconf.report/1");
+  EXPECT_THROW(cli::write_report_files(r, (dir / "missing" / "folder").string()), cli::UsageError);
+}
+
+}  // namespace
+}  // namespace wc

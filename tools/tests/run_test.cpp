@@ -1,0 +1,225 @@
+// `warpconf run` on a build tree of stand-in tests (tools/tests/data/report/fake_test.sh): the exit
+// status, the report it leaves when the run finishes, is interrupted or is killed, the budget it
+// passes on, soak rounds and the jit variant.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "warpconf/report.hpp"
+#include "warpconf/report_inputs.hpp"
+
+namespace wc {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kData = WARPCONF_REPORT_DATA;
+const std::string kH100 = "GPU-5e3a9c1d-7b2f-4c1e-9a0b-1f2e3d4c5b6a 580.159.04 nvcc 13.0.88 sass sass";
+
+// A stand-in test: its name, label, records file (under kData/run), exit status, output, seconds
+// of sleep, and the budget it requires.
+struct FakeTest {
+  FakeTest(std::string name_, std::string label_, std::string records_, int status_ = 0, std::string say_ = "",
+           std::string sleep_ = "", std::string budget_ = "")
+      : name(std::move(name_)), label(std::move(label_)), records(std::move(records_)), status(status_),
+        say(std::move(say_)), sleep(std::move(sleep_)), budget(std::move(budget_)) {}
+  std::string name, label, records;
+  int status;
+  std::string say, sleep, budget;
+};
+
+class WarpconfRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) / ("run-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "build");
+    std::ofstream(dir_ / "build" / "CMakeCache.txt") << "CMAKE_CTEST_COMMAND:INTERNAL=" << WARPCONF_CTEST << "\n";
+  }
+
+  void tests(const std::vector<FakeTest>& tests) {
+    std::ofstream f(dir_ / "build" / "CTestTestfile.cmake");
+    for (const FakeTest& t : tests)
+      f << "add_test([==[" << t.name << "]==] /bin/sh " << kData << "/fake_test.sh \""
+        << (t.records.empty() ? "" : kData + "/run/" + t.records) << "\" " << t.status << " \"" << t.say << "\" \""
+        << t.sleep << "\" \"" << t.budget << "\")\nset_tests_properties([==[" << t.name << "]==] PROPERTIES LABELS "
+        << t.label << " SKIP_RETURN_CODE 77)\n";
+  }
+
+  pid_t start(const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {WARPCONF_BINARY, "run", "--build-dir", (dir_ / "build").string(), "--out",
+                                     (dir_ / "report").string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      const int out = ::open((dir_ / "output.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      ::dup2(out, STDOUT_FILENO);
+      ::dup2(out, STDERR_FILENO);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    return pid;
+  }
+
+  static int wait_for(pid_t pid) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+  int run(const std::vector<std::string>& extra = {}) { return wait_for(start(extra)); }
+
+  nlohmann::json report() const { return nlohmann::json::parse(std::ifstream(dir_ / "report" / "report.json")); }
+
+  std::string output() const {
+    std::ostringstream s;
+    s << std::ifstream(dir_ / "output.txt").rdbuf();
+    return s.str();
+  }
+
+  // Waits until the report shows `n` finished tests.
+  void wait_for_tests(size_t n) const {
+    for (int i = 0; i < 400; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      const nlohmann::json r = nlohmann::json::parse(std::ifstream(dir_ / "report" / "report.json"), nullptr, false);
+      if (!r.is_discarded() && r.contains("tests") && r["tests"].size() >= n) return;
+    }
+    FAIL() << "the report never showed " << n << " tests: " << output();
+  }
+
+  fs::path dir_;
+};
+
+const FakeTest kShuffle{"ShuffleOnGpu", "gpu", "shuffle.jsonl"};
+const FakeTest kNotSupported{"ReduceOnGpu", "gpu", "reduce.jsonl", 77,
+                             "NotSupported: __reduce_add_sync needs compute capability 8.0, device is 7.5"};
+
+TEST_F(WarpconfRun, fails_on_a_failed_test_and_reports_every_test) {
+  tests({kShuffle, kNotSupported, {"Every/AlgorithmSweepOnGpu", "gpu", "algorithm.jsonl", 1, "compare.cpp:257: Failure"}});
+  EXPECT_EQ(run(), 1) << output();
+  const nlohmann::json r = report();
+  EXPECT_TRUE(r["aborted"].is_null());
+  EXPECT_EQ(r["run"]["status"], "finished");
+  EXPECT_EQ(r["run"]["budget"], "default");
+  EXPECT_EQ(r["run"]["tests"], nlohmann::json({{"passed", 1}, {"failed", 1}, {"timeout", 0}, {"not-run", 0},
+                                                {"skipped", 1}, {"disabled", 0}}));
+  EXPECT_EQ(r["run"]["skipped"], nlohmann::json({{"not-supported", 1}}));
+  EXPECT_EQ(r["summary"],
+            "NVIDIA H100 80GB HBM3: 3 tests: 1 passed, 1 failed, 1 skipped (1 not-supported); 68,700 lanes compared; 1 "
+            "conformance failure; 0 known deviations; 0 behaviour changes");
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& t : r["tests"]) by_name[t["name"].get<std::string>()] = t;
+  EXPECT_EQ(by_name.at("ReduceOnGpu")["skip"], "not-supported");
+  EXPECT_EQ(by_name.at("Every/AlgorithmSweepOnGpu")["status"], "failed");
+  EXPECT_EQ(by_name.at("Every/AlgorithmSweepOnGpu")["reason"], "compare.cpp:257: Failure");
+  for (const char* f : {"results.jsonl", "report.json", "report.md", "report.html", "junit.xml", "ctest.log", "progress.log"})
+    EXPECT_TRUE(fs::exists(dir_ / "report" / f)) << f;
+  EXPECT_NE(output().find("[3/3]"), std::string::npos) << output();
+}
+
+TEST_F(WarpconfRun, passes_with_a_not_supported_skip_and_fails_an_unexplained_one) {
+  tests({kShuffle, kNotSupported});
+  EXPECT_EQ(run(), 0) << output();
+  tests({kShuffle, {"FnsOnGpu", "gpu", "", 77, "skipped for no reason given"}});
+  EXPECT_EQ(run(), 1) << output();
+  for (const auto& t : report()["tests"]) {
+    if (t["name"] == "FnsOnGpu") {
+      EXPECT_EQ(t["skip"], "unexplained");
+    }
+  }
+}
+
+TEST_F(WarpconfRun, quick_draws_a_hundredth_and_leaves_the_slowest_suites_out) {
+  tests({{"ShuffleOnGpu", "gpu", "shuffle.jsonl", 0, "", "", "quick"}, {"KnownBadOnGpu", "gpu", "", 1},
+         {"probe.record", "gpu", "", 1}});
+  EXPECT_EQ(run({"--budget", "quick"}), 0) << output();
+  EXPECT_EQ(report()["tests"].size(), 1u);
+  EXPECT_EQ(report()["run"]["budget"], "quick");
+  EXPECT_EQ(run({"--", "-R", "Shuffle"}), 1) << "without quick, WARPCONF_BUDGET is default";
+}
+
+TEST_F(WarpconfRun, soaks_in_rounds_of_fresh_seeds_and_sums_them_all) {
+  tests({{"ShuffleOnGpu", "gpu", "shuffle.jsonl", 0, "", "0.3"}});
+  EXPECT_EQ(run({"--budget", "soak", "--soak-minutes", "0.04"}), 0) << output();
+  const cli::Report r = cli::report_from_json(report(), "report.json");
+  const size_t rounds = r.run.rounds.size();
+  ASSERT_GE(rounds, 2u) << output();
+  EXPECT_NE(r.run.rounds[0].seed, r.run.rounds[1].seed);
+  EXPECT_EQ(r.tests.size(), rounds);
+  const cli::Cell& sweep = r.cells.at({kH100, "shuffle", "__shfl_sync", "int", "structured (14)"});
+  EXPECT_EQ(sweep.sums.records, 2 * rounds) << "every round's checks, not the last round's";
+  EXPECT_TRUE(fs::exists(dir_ / "report" / ("round-" + std::to_string(rounds)) / "junit.xml"));
+  // warpconf report reads the rounds back to the same sums.
+  const cli::Report again = cli::report_from_results((dir_ / "report").string(), {});
+  EXPECT_EQ(again.tests.size(), rounds);
+  EXPECT_EQ(again.totals.records, r.totals.records);
+}
+
+TEST_F(WarpconfRun, runs_the_jit_variant_by_its_label) {
+  tests({kShuffle, {"jit/ShuffleOnGpu", "jit", "shuffle.jsonl"}});
+  EXPECT_EQ(run({"--jit"}), 0) << output();
+  const nlohmann::json r = report();
+  ASSERT_EQ(r["tests"].size(), 1u);
+  EXPECT_EQ(r["tests"][0]["name"], "jit/ShuffleOnGpu");
+  EXPECT_EQ(r["run"]["variant"], "jit");
+  EXPECT_EQ(r["devices"][0]["variant"], "jit");
+}
+
+TEST_F(WarpconfRun, leaves_a_report_of_what_finished_when_killed) {
+  tests({kShuffle, {"SlowOnGpu", "gpu", "", 0, "", "30"}});
+  const pid_t pid = start({});
+  wait_for_tests(1);
+  ::kill(pid, SIGKILL);
+  wait_for(pid);
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["run"]["status"], "running");
+  EXPECT_EQ(r["aborted"]["reason"], "killed or crashed before the run finished");
+  EXPECT_EQ(r["aborted"]["last_test"], "ShuffleOnGpu");
+  EXPECT_EQ(r["aborted"]["in_flight"], nlohmann::json::array({"SlowOnGpu"}));
+  EXPECT_EQ(r["summary"].get<std::string>().rfind("UNFINISHED (still running, or killed or crashed): ", 0), 0u);
+  // Rebuilt from the folder, the report says why it knows the run did not finish.
+  const cli::Report again = cli::report_from_results((dir_ / "report").string(), {});
+  EXPECT_NE(cli::field_text(again.aborted, "reason").find("progress.log ends before ctest's summary"), std::string::npos);
+}
+
+TEST_F(WarpconfRun, writes_a_final_report_when_interrupted) {
+  tests({kShuffle, {"SlowOnGpu", "gpu", "", 0, "", "30"}});
+  const pid_t pid = start({});
+  wait_for_tests(1);
+  const auto asked = std::chrono::steady_clock::now();
+  ::kill(pid, SIGTERM);
+  EXPECT_EQ(wait_for(pid), 1) << output();
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(15)) << "the slow test was stopped";
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["run"]["status"], "aborted");
+  EXPECT_EQ(r["aborted"]["reason"], "interrupted by SIGTERM");
+  EXPECT_EQ(r["aborted"]["in_flight"], nlohmann::json::array({"SlowOnGpu"}));
+}
+
+TEST_F(WarpconfRun, reports_ctest_ending_abnormally) {
+  tests({kShuffle});
+  EXPECT_EQ(run({"--", "--repeat", "bogus"}), 1) << output();
+  EXPECT_EQ(report()["aborted"]["reason"],
+            "ctest exited with status 1 before its summary: CMake Error: '--repeat' given invalid value 'bogus'");
+}
+
+TEST_F(WarpconfRun, refuses_a_malformed_resource_spec) {
+  tests({kShuffle});
+  std::ofstream(dir_ / "build" / "resources.json") << "{\"local\": 3}";
+  EXPECT_EQ(run(), 2);
+  EXPECT_NE(output().find("resources.json: not a ctest resource spec"), std::string::npos) << output();
+}
+
+}  // namespace
+}  // namespace wc

@@ -1,0 +1,425 @@
+#include "warpconf/report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "warpconf/numbers.hpp"
+
+namespace wc::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+nlohmann::json sums_json(const FamilySums& s) {
+  return {{"checks", s.records},     {"cases", s.cases},           {"random_cases", s.random_cases},
+          {"lanes", s.lanes},        {"mismatches", s.mismatches}, {"verdicts", s.verdicts},
+          {"known_deviation_lanes", s.deviation_lanes}};
+}
+
+FamilySums sums_from(const nlohmann::json& j) {
+  FamilySums s;
+  s.records = j.at("checks").get<uint64_t>();
+  s.cases = j.at("cases").get<uint64_t>();
+  s.random_cases = j.at("random_cases").get<uint64_t>();
+  s.lanes = j.at("lanes").get<std::map<std::string, uint64_t>>();
+  s.mismatches = j.at("mismatches").get<std::map<std::string, uint64_t>>();
+  s.verdicts = j.at("verdicts").get<std::map<std::string, uint64_t>>();
+  s.deviation_lanes = j.at("known_deviation_lanes").get<std::map<std::string, uint64_t>>();
+  return s;
+}
+
+nlohmann::json cell_json(const Cell& c) {
+  nlohmann::json j = {{"device", c.device},   {"family", c.family}, {"intrinsic", c.intrinsic},
+                      {"type", c.type},       {"scenes", c.scenes}, {"verdict", c.verdict()},
+                      {"random_checks", c.random_checks}, {"seeds", c.seeds}, {"first", c.first},
+                      {"replay", c.replay},   {"reason", c.reason}};
+  j.update(sums_json(c.sums));
+  return j;
+}
+
+Cell cell_from(const nlohmann::json& j) {
+  Cell c;
+  c.device = j.at("device").get<std::string>();
+  c.family = j.at("family").get<std::string>();
+  c.intrinsic = j.at("intrinsic").get<std::string>();
+  c.type = j.at("type").get<std::string>();
+  c.scenes = j.at("scenes").get<std::string>();
+  c.sums = sums_from(j);
+  c.random_checks = j.at("random_checks").get<uint64_t>();
+  c.seeds = j.at("seeds").get<std::vector<std::string>>();
+  c.first = j.at("first");
+  c.replay = j.at("replay").get<std::string>();
+  c.reason = j.at("reason").get<std::string>();
+  for (const auto& [verdict, n] : c.sums.verdicts) verdict_rank(verdict);
+  return c;
+}
+
+void add_seed(Cell& c, const std::string& seed) {
+  if (c.seeds.size() < Cell::kMaxSeeds && std::find(c.seeds.begin(), c.seeds.end(), seed) == c.seeds.end())
+    c.seeds.push_back(seed);
+}
+
+void merge_cell(Cell& into, const Cell& from) {
+  into.sums.add(from.sums);
+  into.random_checks += from.random_checks;
+  for (const std::string& seed : from.seeds) add_seed(into, seed);
+  if (into.first.is_null()) {
+    into.first = from.first;
+    into.replay = from.replay;
+  }
+  if (into.reason.empty()) into.reason = from.reason;
+}
+
+void merge_deviation(Deviation& into, const Deviation& from) {
+  into.lanes += from.lanes;
+  into.checks += from.checks;
+}
+
+int integer(const nlohmann::json& object, const char* key, int otherwise) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number_integer() ? it->get<int>() : otherwise;
+}
+
+Fingerprint fingerprint_of(const nlohmann::json& record, const std::string& variant) {
+  const nlohmann::json& d = record["device"];
+  const nlohmann::json build = record.value("build", nlohmann::json::object());
+  Fingerprint f;
+  if (!d.value("present", false)) {
+    f.name = "no GPU: " + field_text(d, "reason");
+    f.id = "no GPU";
+    f.variant = variant;
+    return f;
+  }
+  f.name = field_text(d, "name");
+  f.uuid = field_text(d, "uuid");
+  f.ordinal = integer(d, "ordinal", -1);
+  f.compute_capability = field_text(d, "compute_capability");
+  f.multiprocessors = integer(d, "multiprocessors", 0);
+  f.driver = field_text(d, "driver");
+  f.driver_release = field_text(d, "driver_release");
+  f.runtime = field_text(d, "runtime");
+  f.nvcc = field_text(build, "nvcc");
+  f.architectures = field_text(build, "architectures");
+  f.code_path = field_text(build, "code_path");
+  f.ptx_version = integer(build, "ptx_version", 0);
+  f.binary_version = integer(build, "binary_version", 0);
+  // Where the run does not say, the code path does: only the jit variant runs driver-JIT code.
+  f.variant = !variant.empty() ? variant : f.code_path == "driver-jit" ? "jit" : "sass";
+  f.id = f.uuid + " " + f.driver_release + " nvcc " + f.nvcc + " " + f.code_path + " " + f.variant;
+  return f;
+}
+
+// The tests by status and the skipped ones by reason: what the summary and run.tests count.
+struct TestCounts {
+  std::map<std::string, uint64_t> status = {{"passed", 0},  {"failed", 0},  {"timeout", 0},
+                                            {"not-run", 0}, {"skipped", 0}, {"disabled", 0}};
+  std::map<std::string, uint64_t> skipped;
+};
+
+TestCounts count_tests(const std::vector<TestResult>& tests) {
+  TestCounts c;
+  for (const TestResult& t : tests) {
+    ++c.status[t.status];
+    if (t.status == "skipped") ++c.skipped[t.skip];
+  }
+  return c;
+}
+
+nlohmann::json run_json(const Report& r) {
+  nlohmann::json run = r.run;
+  const TestCounts counts = count_tests(r.tests);
+  run["tests"] = counts.status;
+  run["skipped"] = counts.skipped;
+  return run;
+}
+
+}  // namespace
+
+std::string field_text(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return "";
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+int verdict_rank(std::string_view verdict) {
+  for (size_t i = 0; i < std::size(kVerdictOrder); ++i)
+    if (verdict == kVerdictOrder[i]) return static_cast<int>(i);
+  throw UsageError("unknown verdict '" + std::string(verdict) + "'");
+}
+
+bool is_failure(std::string_view v) {
+  return v == "error" || v == "conformance-failure" || v == "nothing-compared" || v == "planted-missed";
+}
+
+std::string Cell::verdict() const {
+  std::string worst;
+  for (const auto& [v, n] : sums.verdicts)
+    if (n > 0 && (worst.empty() || verdict_rank(v) < verdict_rank(worst))) worst = v;
+  return worst;
+}
+
+void Report::merge(const Report& other) {
+  devices.insert(other.devices.begin(), other.devices.end());
+  for (const auto& [key, cell] : other.cells) {
+    const auto [it, inserted] = cells.emplace(key, cell);
+    if (!inserted) merge_cell(it->second, cell);
+  }
+  for (const auto& [key, d] : other.deviations) {
+    const auto [it, inserted] = deviations.emplace(key, d);
+    if (!inserted) merge_deviation(it->second, d);
+  }
+  behaviour_changes.insert(behaviour_changes.end(), other.behaviour_changes.begin(), other.behaviour_changes.end());
+  contracts.insert(contracts.end(), other.contracts.begin(), other.contracts.end());
+  totals.add(other.totals);
+  planted.add(other.planted);
+  tests.insert(tests.end(), other.tests.begin(), other.tests.end());
+}
+
+void RecordSink::add(const nlohmann::json& r) {
+  const int pid = integer(r, "pid", -1);
+  if (r["record"] == "device") {
+    const Fingerprint f = fingerprint_of(r, variant_);
+    report_.devices.emplace(f.id, f);
+    device_of_pid_[pid] = f.id;
+    return;
+  }
+  if (r["record"] == "perf") return;  // performance figures are warpconf perf's (docs/perf.md), not the matrix's
+  const auto known = device_of_pid_.find(pid);
+  const std::string device = known != device_of_pid_.end() ? known->second : "unknown";
+  if (known == device_of_pid_.end()) {
+    Fingerprint unknown;
+    unknown.id = unknown.name = "unknown";  // a check whose process wrote no device record
+    report_.devices.emplace(unknown.id, unknown);
+  }
+  const std::string verdict = r["verdict"].get<std::string>();
+  verdict_rank(verdict);
+  if (!field_text(r, "test").empty()) last_test_ = field_text(r, "test");
+  const FamilySums sums = sums_of(r);
+  const nlohmann::json scenario = r.value("scenario", nlohmann::json::object());
+  Cell& cell = report_.cells[{device, field_text(r, "family"), field_text(r, "intrinsic"), field_text(r, "type"), field_text(scenario, "scenes")}];
+  if (cell.sums.records == 0) {
+    cell.device = device;
+    cell.family = field_text(r, "family");
+    cell.intrinsic = field_text(r, "intrinsic");
+    cell.type = field_text(r, "type");
+    cell.scenes = field_text(scenario, "scenes");
+  }
+  cell.sums.add(sums);
+  if (!field_text(r, "seed").empty()) {
+    ++cell.random_checks;
+    add_seed(cell, field_text(r, "seed"));
+  }
+  if (cell.first.is_null() && r.contains("first") && !r["first"].is_null()) {
+    cell.first = r["first"];
+    cell.replay = field_text(r, "replay");
+  }
+  if (cell.reason.empty()) cell.reason = field_text(r, "reason");
+  (verdict.rfind("planted-", 0) == 0 ? report_.planted : report_.totals).add(sums);
+  for (const auto& k : r.value("known_deviations", nlohmann::json::array())) {
+    Deviation d{device, field_text(k, "id"), field_text(k, "documented"), field_text(k, "observed"), field_text(k, "evidence"),
+                k.value("lanes", uint64_t{0}), 1};
+    const auto [it, inserted] = report_.deviations.emplace(std::make_pair(device, d.id), d);
+    if (!inserted) merge_deviation(it->second, d);
+  }
+  if (r.contains("golden") && r["golden"].is_object()) {
+    const nlohmann::json& g = r["golden"];
+    const uint64_t changed = g.value("behaviour_changes", uint64_t{0});
+    if (changed > 0 || verdict == "behaviour-change")
+      report_.behaviour_changes.push_back(
+          {device, "golden " + field_text(g, "command"), field_text(r, "family"), field_text(r, "intrinsic"),
+           grouped(changed) + " undefined or float outputs differ from the golden", "", field_text(g, "dir"), changed});
+  }
+  if (r.contains("contract") && r["contract"].is_object()) {
+    const nlohmann::json& c = r["contract"];
+    report_.contracts.push_back({device, field_text(c, "id"), field_text(c, "probe_family"), field_text(r, "intrinsic"),
+                                 field_text(c, "scenario"), field_text(c, "mask"), field_text(c, "outcome"), field_text(c, "detail"),
+                                 field_text(c, "golden"), field_text(c, "was")});
+    if (field_text(c, "golden") == "changed")
+      report_.behaviour_changes.push_back({device, "contract probe", "contract", field_text(c, "id"),
+                                           field_text(c, "outcome") + " | " + field_text(c, "detail"), field_text(c, "was"),
+                                           field_text(c, "golden_file"), 0});
+  }
+}
+
+std::string grouped(uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string summary_line(const Report& r) {
+  std::vector<std::string> names;
+  for (const auto& [id, f] : r.devices)
+    if (std::find(names.begin(), names.end(), f.name) == names.end()) names.push_back(f.name);
+  std::string line;
+  // A report written during a run says so: if it is the last one written, the run was killed.
+  if (r.run.status == "running") line += "UNFINISHED (still running, or killed or crashed): ";
+  else if (!r.aborted.is_null()) line += "ABORTED (" + field_text(r.aborted, "reason") + "): ";
+  for (size_t i = 0; i < names.size(); ++i) line += (i > 0 ? ", " : "") + names[i];
+  line += names.empty() ? "no device" : "";
+  const auto part = [&line](uint64_t n, const std::string& singular, const std::string& plural) {
+    line += "; " + grouped(n) + " " + (n == 1 ? singular : plural);
+  };
+  if (!r.tests.empty()) {
+    TestCounts counts = count_tests(r.tests);
+    line += ": " + grouped(r.tests.size()) + (r.tests.size() == 1 ? " test: " : " tests: ") +
+            grouped(counts.status["passed"]) + " passed";
+    for (const char* s : {"failed", "timeout", "not-run", "skipped", "disabled"}) {
+      if (counts.status[s] == 0) continue;
+      line += ", " + grouped(counts.status[s]) + " " + s;
+      if (std::string(s) != "skipped") continue;
+      std::string why;
+      for (const auto& [kind, n] : counts.skipped)
+        why += (why.empty() ? "" : ", ") + grouped(n) + " " + (kind.empty() ? "reason pending" : kind);
+      line += " (" + why + ")";
+    }
+  }
+  const auto lanes = [&r](const char* c) {
+    const auto it = r.totals.lanes.find(c);
+    return it == r.totals.lanes.end() ? uint64_t{0} : it->second;
+  };
+  const auto checks = [&r](const FamilySums& s, const char* v) {
+    const auto it = s.verdicts.find(v);
+    return it == s.verdicts.end() ? uint64_t{0} : it->second;
+  };
+  part(lanes("defined") + lanes("ptx-defined"), "lane compared", "lanes compared");
+  part(checks(r.totals, "conformance-failure"), "conformance failure", "conformance failures");
+  if (const uint64_t n = checks(r.totals, "error")) part(n, "error", "errors");
+  if (const uint64_t n = checks(r.totals, "nothing-compared")) part(n, "check compared nothing", "checks compared nothing");
+  if (const uint64_t n = checks(r.planted, "planted-missed")) part(n, "planted bug missed", "planted bugs missed");
+  std::set<std::string> deviation_ids;
+  for (const auto& [key, d] : r.deviations) deviation_ids.insert(d.id);
+  part(deviation_ids.size(), "known deviation", "known deviations");
+  part(r.behaviour_changes.size(), "behaviour change", "behaviour changes");
+  return line;
+}
+
+std::string aborted_text(const Report& r) {
+  if (r.aborted.is_null()) return "";
+  std::string t = field_text(r.aborted, "reason");
+  if (!field_text(r.aborted, "last_test").empty()) t += "; last test finished: " + field_text(r.aborted, "last_test");
+  const auto in_flight = r.aborted.find("in_flight");
+  if (in_flight != r.aborted.end() && in_flight->is_array() && !in_flight->empty()) {
+    t += "; running then:";
+    for (const auto& test : *in_flight) t += " " + (test.is_string() ? test.get<std::string>() : test.dump());
+  }
+  return t;
+}
+
+std::string device_label(const Report& r, const std::string& id) {
+  const auto it = r.devices.find(id);
+  if (it == r.devices.end() || it->second.uuid.empty()) return id;
+  const Fingerprint& f = it->second;
+  return f.name + " (" + f.uuid.substr(0, 12) + ", " + f.code_path + (f.variant == "sass" ? "" : ", " + f.variant) + ")";
+}
+
+std::vector<const Cell*> counterexample_cells(const Report& r) {
+  std::vector<const Cell*> cells;
+  for (const auto& [key, c] : r.cells)
+    if (!c.first.is_null() && c.verdict() != "planted-caught") cells.push_back(&c);
+  std::stable_sort(cells.begin(), cells.end(),
+                   [](const Cell* a, const Cell* b) { return verdict_rank(a->verdict()) < verdict_rank(b->verdict()); });
+  return cells;
+}
+
+std::vector<std::pair<std::string, std::vector<const Contract*>>> contract_groups(const Report& r,
+                                                                                  const std::string& device_id) {
+  std::vector<std::pair<std::string, std::vector<const Contract*>>> groups;
+  for (const char* outcome : {"trapped", "cuda-error", "hung", "crashed", "flooded", "exited-early", "missing", "ran",
+                              "not-supported"})
+    groups.emplace_back(outcome, std::vector<const Contract*>());
+  for (const Contract& c : r.contracts) {
+    if (!device_id.empty() && c.device != device_id) continue;
+    auto it = std::find_if(groups.begin(), groups.end(), [&c](const auto& g) { return g.first == c.outcome; });
+    if (it == groups.end()) it = groups.emplace(groups.end(), c.outcome, std::vector<const Contract*>());
+    it->second.push_back(&c);
+  }
+  groups.erase(std::remove_if(groups.begin(), groups.end(), [](const auto& g) { return g.second.empty(); }),
+               groups.end());
+  return groups;
+}
+
+nlohmann::json to_json(const Report& r) {
+  nlohmann::json devices = nlohmann::json::array(), cells = nlohmann::json::array(),
+                 deviations = nlohmann::json::array();
+  for (const auto& [id, f] : r.devices) devices.push_back(f);
+  for (const auto& [key, c] : r.cells) cells.push_back(cell_json(c));
+  for (const auto& [key, d] : r.deviations) deviations.push_back(d);
+  return {{"schema", kReportSchema},
+          {"summary", summary_line(r)},
+          {"verdict_rule", kVerdictRule},
+          {"run", run_json(r)},
+          {"devices", devices},
+          {"totals", sums_json(r.totals)},
+          {"planted", sums_json(r.planted)},
+          {"cells", cells},
+          {"known_deviations", deviations},
+          {"behaviour_changes", r.behaviour_changes},
+          {"contracts", r.contracts},
+          {"tests", r.tests},
+          {"aborted", r.aborted}};
+}
+
+Report report_from_json(const nlohmann::json& j, const std::string& name) {
+  if (!j.is_object()) throw UsageError(name + ": not a JSON object");
+  const std::string schema = j.value("schema", std::string());
+  if (schema != kReportSchema)
+    throw UsageError(name + ": schema '" + schema + "', this warpconf reads " + kReportSchema);
+  Report r;
+  try {
+    r.run = j.at("run").get<RunInfo>();
+    for (const Fingerprint& f : j.at("devices").get<std::vector<Fingerprint>>()) r.devices.emplace(f.id, f);
+    for (const nlohmann::json& c : j.at("cells")) {
+      const Cell cell = cell_from(c);
+      r.cells.emplace(std::make_tuple(cell.device, cell.family, cell.intrinsic, cell.type, cell.scenes), cell);
+    }
+    for (const Deviation& d : j.at("known_deviations").get<std::vector<Deviation>>())
+      r.deviations.emplace(std::make_pair(d.device, d.id), d);
+    r.behaviour_changes = j.at("behaviour_changes").get<std::vector<BehaviourChange>>();
+    r.contracts = j.at("contracts").get<std::vector<Contract>>();
+    r.totals = sums_from(j.at("totals"));
+    r.planted = sums_from(j.at("planted"));
+    r.tests = j.at("tests").get<std::vector<TestResult>>();
+    r.aborted = j.at("aborted");
+    if (!r.aborted.is_null() && !(r.aborted.is_object() && r.aborted.value("reason", nlohmann::json()).is_string()))
+      throw UsageError("aborted is neither null nor {reason, ...}");
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(name + ": malformed report: " + e.what());
+  } catch (const UsageError& e) {
+    throw UsageError(name + ": malformed report: " + e.what());
+  }
+  return r;
+}
+
+void write_report_files(const Report& r, const std::string& dir) {
+  const auto write = [&dir](const char* file, const auto& body) {
+    const fs::path path = fs::path(dir) / file, partial = path.string() + ".partial";
+    {
+      std::ofstream os(partial, std::ios::binary | std::ios::trunc);
+      if (!os) throw UsageError("cannot write " + partial.string());
+      body(os);
+      if (!os.flush()) throw UsageError("cannot write " + partial.string());
+    }
+    std::error_code error;
+    fs::rename(partial, path, error);
+    if (error) throw UsageError("cannot rename " + partial.string() + ": " + error.message());
+  };
+  // Test output and names may hold bytes that are not UTF-8: replaced, not a reason to lose the report.
+  write("report.json", [&r](std::ostream& os) {
+    os << to_json(r).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  });
+  write("report.md", [&r](std::ostream& os) { write_markdown(r, os); });
+  write("report.html", [&r](std::ostream& os) { write_html(r, os); });
+}
+
+std::string warpconf_version() { return WARPCONF_GIT; }
+
+}  // namespace wc::cli

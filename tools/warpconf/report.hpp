@@ -1,0 +1,189 @@
+// Reports, schema `warpconf.report/1` (docs/report-schema.md): what a run checked, per device
+// fingerprint and per cell (family, intrinsic, type, scenes), built from result records and the
+// ctest tests, written as report.json, report.md and report.html, and merged across devices.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "warpconf/results.hpp"
+
+namespace wc::cli {
+
+inline constexpr const char* kReportSchema = "warpconf.report/1";
+
+// Verdicts from worst to best: a cell's verdict is the worst of its checks'. Planted bugs that were
+// caught rank with a pass, `not-recorded` (nothing compared, never a pass) just above it.
+inline constexpr const char* kVerdictOrder[] = {
+    "error",         "conformance-failure", "nothing-compared", "planted-missed", "behaviour-change",
+    "known-deviation", "not-recorded",      "planted-caught",   "pass",           "not-supported"};
+inline constexpr const char* kVerdictRule =
+    "A cell's verdict is the worst of its checks': error > conformance-failure > nothing-compared > planted-missed > "
+    "behaviour-change > known-deviation > not-recorded > planted-caught > pass > not-supported";
+
+// Position in kVerdictOrder; throws UsageError for a verdict this build does not know.
+int verdict_rank(std::string_view verdict);
+
+// A verdict that makes a run fail.
+bool is_failure(std::string_view verdict);
+
+// One device as one build ran it: a report's column.
+struct Fingerprint {
+  std::string id;  // "<uuid> <driver_release> nvcc <nvcc> <code_path> <variant>": what tells columns apart
+  std::string name, uuid;
+  int ordinal = -1;
+  std::string compute_capability;
+  int multiprocessors = 0;
+  std::string driver, driver_release, runtime, nvcc, architectures, code_path;
+  int ptx_version = 0, binary_version = 0;
+  std::string variant;  // sass, jit or sanitize: which ctest tests ran
+};
+
+// One (device, family, intrinsic, type, scenes): the sums of its checks.
+struct Cell {
+  std::string device, family, intrinsic, type, scenes;
+  FamilySums sums;  // records = checks
+  uint64_t random_checks = 0;
+  std::vector<std::string> seeds;  // distinct seeds of its random checks, the first kMaxSeeds
+  nlohmann::json first;  // the first counterexample ({case, lane, got, want, class, rule, name, repro}) or null
+  std::string replay;    // the replay command of the check that gave `first`
+  std::string reason;    // why, for the first not-supported, not-recorded or error check
+  std::string verdict() const;
+  static constexpr size_t kMaxSeeds = 8;
+};
+
+struct Deviation {
+  std::string device, id, documented, observed, evidence;
+  uint64_t lanes = 0, checks = 0;
+};
+
+// An undefined lane or float output that differs from the golden (a `warpconf golden` record), or a
+// contract probe whose outcome or values changed.
+struct BehaviourChange {
+  std::string device, source, family, what, detail, was, file;
+  uint64_t lanes = 0;  // golden: the lanes that changed; contract: 0
+};
+
+// What one contract probe did (docs/golden-format.md): ran, trapped, hung, crashed, ...
+struct Contract {
+  std::string device, id, probe_family, intrinsic, scenario, mask, outcome, detail, golden, was;
+};
+
+// One ctest test as ctest reported it.
+struct TestResult {
+  std::string name;
+  std::string status;  // passed, failed, timeout, not-run, skipped, disabled
+  std::string ctest;   // ctest's own words: "Passed", "***Exception: SegFault", ...
+  double seconds = 0;
+  int round = 1;
+  std::string skip;    // skipped: not-supported, not-recorded or unexplained
+  std::string reason;  // skipped: the line that says why; failed: the end of its output, where known
+  std::string source;  // merged reports: the report it came from
+};
+
+struct Round {
+  int round = 1;
+  std::string seed;     // the WARPCONF_SEED of a soak round, else ""
+  std::string summary;  // ctest's "N% tests passed, ..." line
+};
+
+struct RunInfo {
+  std::string warpconf;  // git describe of the warpconf sources at configure time
+  std::string command;   // run, report or merge
+  std::vector<std::string> argv;
+  std::string budget;    // quick, default or soak; "" where unknown (warpconf report)
+  std::string variant;   // sass, jit or sanitize
+  std::string status = "finished";  // running, finished or aborted
+  std::string start, end;  // UTC, ISO 8601
+  double seconds = 0;
+  std::vector<Round> rounds;
+  nlohmann::json sources = nlohmann::json::array();  // merged reports: [{path, run}]
+};
+
+// report.json spells these as their members.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Fingerprint, id, name, uuid, ordinal, compute_capability, multiprocessors, driver,
+                                   driver_release, runtime, nvcc, architectures, code_path, ptx_version,
+                                   binary_version, variant)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Deviation, device, id, lanes, checks, documented, observed, evidence)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BehaviourChange, device, source, family, what, lanes, detail, was, file)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Contract, device, id, probe_family, intrinsic, scenario, mask, outcome, detail,
+                                   golden, was)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TestResult, name, status, ctest, seconds, round, skip, reason, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Round, round, seed, summary)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunInfo, warpconf, command, argv, budget, variant, status, start, end, seconds,
+                                   rounds, sources)
+
+struct Report {
+  RunInfo run;
+  std::map<std::string, Fingerprint> devices;  // by id
+  std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>, Cell> cells;
+  std::map<std::pair<std::string, std::string>, Deviation> deviations;  // by (device, id)
+  std::vector<BehaviourChange> behaviour_changes;
+  std::vector<Contract> contracts;
+  FamilySums totals;   // every check but the planted bugs'
+  FamilySums planted;  // checks of deliberately wrong implementations, kept apart
+  std::vector<TestResult> tests;
+  nlohmann::json aborted;  // null, or {reason, last_test}
+
+  // Adds `other`'s devices, cells, lists and tests; counts of a cell both hold are summed.
+  void merge(const Report& other);
+};
+
+// Turns result records into a report, one at a time: a check belongs to the device of the last
+// device record of its process.
+class RecordSink {
+ public:
+  // `variant`: sass, jit or sanitize where the run says so; "" takes it from the code path.
+  RecordSink(Report& into, std::string variant) : report_(into), variant_(std::move(variant)) {}
+  void add(const nlohmann::json& record);
+  std::string last_test() const { return last_test_; }
+
+ private:
+  Report& report_;
+  std::string variant_, last_test_;
+  std::map<int, std::string> device_of_pid_;
+};
+
+// "H100: 142 tests: 140 passed, 2 skipped (2 not-supported); 1,234,567 lanes compared; 0 conformance
+// failures; 3 known deviations; 0 behaviour changes"
+std::string summary_line(const Report&);
+
+// 1234567 -> "1,234,567"
+std::string grouped(uint64_t);
+
+// A field as text: a string as it is, a number or an object as JSON, "" when absent or null.
+std::string field_text(const nlohmann::json& object, const char* key);
+
+// What the writers share: why the run did not finish, "" when it did;
+std::string aborted_text(const Report&);
+// a device's short name, "NVIDIA H100 80GB HBM3 (GPU-5e3a9c1d, sass)";
+std::string device_label(const Report&, const std::string& device_id);
+// the cells with a counterexample, worst verdict first, those of planted bugs that were caught left out;
+std::vector<const Cell*> counterexample_cells(const Report&);
+// the contract probes (of one device, or of all where `device_id` is "") by outcome: trapped,
+// cuda-error, hung, crashed, ..., ran, not-supported.
+std::vector<std::pair<std::string, std::vector<const Contract*>>> contract_groups(const Report&,
+                                                                                  const std::string& device_id);
+
+nlohmann::json to_json(const Report&);
+// Reads a report.json; throws UsageError naming `name` for another schema or a malformed report.
+Report report_from_json(const nlohmann::json&, const std::string& name);
+
+void write_markdown(const Report&, std::ostream&);
+void write_html(const Report&, std::ostream&);
+
+// Writes report.json, report.md and report.html into `dir`, each as a .partial file renamed over
+// the old one, so that a reader never sees half a report. Throws UsageError when it cannot.
+void write_report_files(const Report&, const std::string& dir);
+
+// The git describe of the sources this warpconf was configured from.
+std::string warpconf_version();
+
+}  // namespace wc::cli

@@ -1,0 +1,340 @@
+#include "warpconf/report_inputs.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "warpconf/numbers.hpp"
+
+namespace wc::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::regex kFinished(R"(^\s*(\d+)/(\d+) Test +#(\d+): (.*?) \.+(?:   |\*\*\*)(.*?) +([0-9.]+) sec\s*$)");
+const std::regex kCutAfterDots(R"(^\s*\d+/\d+ Test +#\d+: .* \.+\s*$)");
+const std::regex kStarted(R"(^\s*Start +\d+: (.*?)\s*$)");
+const std::regex kSummary(R"(^(\d+% tests passed, .*|No tests were found!!!)\s*$)");
+
+// ctest's words for how a test ended, as a status.
+std::string status_of(const std::string& ctest) {
+  if (ctest.rfind("Passed", 0) == 0) return "passed";
+  if (ctest.rfind("Skipped", 0) == 0) return "skipped";
+  if (ctest.rfind("Timeout", 0) == 0) return "timeout";
+  if (ctest.rfind("Not Run (Disabled)", 0) == 0) return "disabled";
+  if (ctest.rfind("Not Run", 0) == 0) return "not-run";
+  return "failed";
+}
+
+std::string xml_unescape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    const size_t semicolon = s[i] == '&' ? s.find(';', i) : std::string_view::npos;
+    if (semicolon == std::string_view::npos || semicolon - i > 10) {
+      out += s[i];
+      continue;
+    }
+    const std::string_view entity = s.substr(i + 1, semicolon - i - 1);
+    if (entity == "lt") out += '<';
+    else if (entity == "gt") out += '>';
+    else if (entity == "amp") out += '&';
+    else if (entity == "quot") out += '"';
+    else if (entity == "apos") out += '\'';
+    else if (!entity.empty() && entity[0] == '#') {
+      const bool hex = entity.size() > 1 && (entity[1] == 'x' || entity[1] == 'X');
+      const unsigned long code = std::strtoul(std::string(entity.substr(hex ? 2 : 1)).c_str(), nullptr, hex ? 16 : 10);
+      out += code < 0x80 ? static_cast<char>(code) : '?';  // a reason line needs no more than ASCII
+    } else {
+      out += s.substr(i, semicolon - i + 1);
+    }
+    i = semicolon;
+  }
+  return out;
+}
+
+// The value of attribute `name` in an XML start tag.
+std::string attribute(const std::string& tag, const std::string& name) {
+  const size_t at = tag.find(" " + name + "=\"");
+  if (at == std::string::npos) return "";
+  const size_t begin = at + name.size() + 3, end = tag.find('"', begin);
+  return end == std::string::npos ? "" : xml_unescape(std::string_view(tag).substr(begin, end - begin));
+}
+
+std::vector<std::string> lines_of(std::string_view text) {
+  std::vector<std::string> lines;
+  std::istringstream in{std::string(text)};
+  for (std::string line; std::getline(in, line);) {
+    const size_t begin = line.find_first_not_of(" \t\r"), end = line.find_last_not_of(" \t\r");
+    if (begin != std::string::npos) lines.push_back(line.substr(begin, end + 1 - begin));
+  }
+  return lines;
+}
+
+std::string clip(const std::string& s, size_t n) { return s.size() <= n ? s : s.substr(0, n) + "..."; }
+
+// How a failed test ended: GoogleTest's first failure and the line after it, else its last line.
+std::string failure_reason(std::string_view output) {
+  const std::vector<std::string> lines = lines_of(output);
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (lines[i].find("Failure") != std::string::npos)
+      return clip(lines[i] + (i + 1 < lines.size() ? " " + lines[i + 1] : ""), 400);
+  return lines.empty() ? "" : clip(lines.back(), 400);
+}
+
+// "2026-11-21T09:30:00Z" as seconds since the epoch; nothing for anything else.
+std::optional<std::time_t> epoch_of(const std::string& iso) {
+  std::tm tm{};
+  if (sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+             &tm.tm_sec) != 6)
+    return std::nullopt;
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return timegm(&tm);
+}
+
+// A report.json, or the one in a report directory.
+Report read_report(const std::string& path) {
+  const fs::path file = fs::is_directory(path) ? fs::path(path) / "report.json" : fs::path(path);
+  const nlohmann::json j = nlohmann::json::parse(read_file(file.string()), nullptr, false);
+  if (j.is_discarded()) throw UsageError(file.string() + ": not JSON");
+  return report_from_json(j, file.string());
+}
+
+}  // namespace
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::optional<TestResult> CtestProgress::line(std::string_view text) {
+  std::string l(text);
+  if (!l.empty() && l.back() == '\r') l.pop_back();
+  if (!held_.empty()) {
+    const size_t first = l.find_first_not_of(' ');
+    if (first != std::string::npos && (l.compare(first, 3, "***") == 0 || l.compare(first, 6, "Passed") == 0))
+      l = held_ + (l[first] == '*' ? "" : "   ") + l.substr(first);
+    held_.clear();
+  }
+  std::smatch m;
+  if (std::regex_match(l, m, kFinished)) {
+    total_ = std::stoi(m[2]);
+    TestResult t;
+    t.name = m[4];
+    t.ctest = m[5];
+    t.status = status_of(t.ctest);
+    t.seconds = std::stod(m[6]);
+    in_flight_.erase(t.name);
+    return t;
+  }
+  if (std::regex_match(l, kCutAfterDots)) held_ = l;
+  else if (std::regex_match(l, m, kStarted)) in_flight_.insert(m[1]);
+  else if (std::regex_match(l, m, kSummary)) summary_ = m[1];
+  return std::nullopt;
+}
+
+std::pair<std::string, std::string> skip_reason(std::string_view output) {
+  const std::vector<std::string> lines = lines_of(output);
+  for (const std::string& l : lines)
+    if (l.find("NotSupported") != std::string::npos) return {"not-supported", clip(l, 400)};
+  for (const std::string& l : lines)
+    if (l.find("not recorded") != std::string::npos) return {"not-recorded", clip(l, 400)};
+  return {"unexplained", lines.empty() ? "no output" : clip(lines.back(), 400)};
+}
+
+void annotate_from_junit(std::vector<TestResult>& tests, int round, std::string_view xml) {
+  for (size_t at = xml.find("<testcase "); at != std::string_view::npos; at = xml.find("<testcase ", at + 1)) {
+    const size_t tag_end = xml.find('>', at);
+    if (tag_end == std::string_view::npos) break;
+    const std::string tag(xml.substr(at, tag_end - at));
+    const size_t case_end = xml.find("</testcase>", tag_end);
+    const std::string_view body = xml.substr(tag_end, case_end == std::string_view::npos ? 0 : case_end - tag_end);
+    const size_t out_begin = body.find("<system-out>"), out_end = body.find("</system-out>");
+    const std::string output = out_begin != std::string_view::npos && out_end != std::string_view::npos
+                                   ? xml_unescape(body.substr(out_begin + 12, out_end - out_begin - 12))
+                                   : "";
+    const std::string name = attribute(tag, "name");
+    for (TestResult& t : tests) {
+      if (t.round != round || t.name != name) continue;
+      if (t.status == "skipped") std::tie(t.skip, t.reason) = skip_reason(output);
+      if (t.status == "failed" || t.status == "timeout" || t.status == "not-run") t.reason = failure_reason(output);
+    }
+  }
+  for (TestResult& t : tests)
+    if (t.round == round && t.status == "skipped" && t.skip.empty())
+      std::tie(t.skip, t.reason) = std::make_pair("unexplained", xml.empty() ? "no junit.xml" : "not in junit.xml");
+}
+
+std::vector<std::pair<int, std::string>> round_dirs(const std::string& dir) {
+  std::vector<std::pair<int, std::string>> rounds;
+  std::error_code error;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, error)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_directory() && name.rfind("round-", 0) == 0 && name.size() > 6 &&
+        name.find_first_not_of("0123456789", 6) == std::string::npos)
+      rounds.emplace_back(std::stoi(name.substr(6)), e.path().string());
+  }
+  std::sort(rounds.begin(), rounds.end());
+  if (rounds.empty()) rounds.emplace_back(1, dir);
+  return rounds;
+}
+
+std::vector<TestResult> tests_of(std::string_view text, int round, CtestProgress& progress) {
+  std::vector<TestResult> tests;
+  for (size_t begin = 0; begin < text.size();) {
+    const size_t end = std::min(text.find('\n', begin), text.size());
+    if (std::optional<TestResult> t = progress.line(text.substr(begin, end - begin))) {
+      t->round = round;
+      tests.push_back(*t);
+    }
+    begin = end + 1;
+  }
+  return tests;
+}
+
+nlohmann::json aborted_entry(const std::string& reason, const std::string& last_test,
+                             const std::set<std::string>& in_flight) {
+  return {{"reason", reason},
+          {"last_test", last_test.empty() ? nlohmann::json(nullptr) : nlohmann::json(last_test)},
+          {"in_flight", in_flight}};
+}
+
+Report report_from_results(const std::string& path, const std::vector<std::string>& argv) {
+  const bool is_dir = fs::is_directory(path);
+  const fs::path results = is_dir ? fs::path(path) / "results.jsonl" : fs::path(path);
+  const fs::path dir = is_dir ? fs::path(path) : results.has_parent_path() ? results.parent_path() : fs::path(".");
+  std::ifstream in(results, std::ios::binary);
+  if (!in) throw UsageError("cannot read " + results.string());
+  Report r;
+  r.run.warpconf = warpconf_version();
+  r.run.command = "report";
+  r.run.argv = argv;
+  // The tests first: their names say which variant ran.
+  std::vector<std::string> cut;
+  std::string last_test;
+  std::set<std::string> in_flight;
+  for (const auto& [round, round_dir] : round_dirs(dir.string())) {
+    const fs::path progress = fs::path(round_dir) / "progress.log", log = fs::path(round_dir) / "ctest.log";
+    const fs::path lines = fs::exists(progress) ? progress : log;
+    if (!fs::exists(lines)) continue;
+    CtestProgress ctest;
+    const std::vector<TestResult> tests = tests_of(read_file(lines.string()), round, ctest);
+    r.tests.insert(r.tests.end(), tests.begin(), tests.end());
+    if (!tests.empty()) last_test = tests.back().name;
+    r.run.rounds.push_back({round, "", ctest.summary()});
+    if (ctest.summary().empty()) {
+      cut.push_back(lines.string() + " ends before ctest's summary");
+      in_flight.insert(ctest.in_flight().begin(), ctest.in_flight().end());
+    }
+    const fs::path junit = fs::path(round_dir) / "junit.xml";
+    annotate_from_junit(r.tests, round, fs::exists(junit) ? read_file(junit.string()) : "");
+  }
+  for (const TestResult& t : r.tests) {
+    if (t.name.rfind("sanitize/", 0) == 0) r.run.variant = "sanitize";
+    if (t.name.rfind("jit/", 0) == 0) r.run.variant = "jit";
+  }
+  RecordSink sink(r, r.run.variant);
+  std::string first_time, last_time;
+  const RecordReader::Each each = [&](const nlohmann::json& record) {
+    const std::string time = record.value("time", std::string());
+    if (!time.empty() && (first_time.empty() || time < first_time)) first_time = time;
+    last_time = std::max(last_time, time);
+    sink.add(record);
+  };
+  RecordReader reader(results.string());
+  std::string chunk(1 << 16, '\0');
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
+    reader.feed(std::string_view(chunk.data(), static_cast<size_t>(in.gcount())), each);
+  if (const int line = reader.finish(each))
+    cut.push_back(results.string() + " line " + std::to_string(line) + " is cut off mid-record");
+  if (!cut.empty()) {
+    std::string reason = "killed or crashed before the run finished (";
+    for (size_t i = 0; i < cut.size(); ++i) reason += (i > 0 ? "; " : "") + cut[i];
+    r.aborted = aborted_entry(reason + ")", last_test.empty() ? sink.last_test() : last_test, in_flight);
+  }
+  r.run.status = r.aborted.is_null() ? "finished" : "aborted";
+  r.run.start = first_time;
+  r.run.end = last_time;
+  const std::optional<std::time_t> start = epoch_of(first_time), end = epoch_of(last_time);
+  if (start && end) r.run.seconds = static_cast<double>(*end - *start);
+  if (r.run.variant.empty() && !r.devices.empty()) r.run.variant = r.devices.begin()->second.variant;
+  return r;
+}
+
+int run_report_command(const std::string& path, const std::string& out_dir, const std::vector<std::string>& argv,
+                       std::ostream& out, std::ostream& err) {
+  try {
+    const Report r = report_from_results(path, argv);
+    const std::string dir = !out_dir.empty()       ? out_dir
+                            : fs::is_directory(path) ? path
+                            : fs::path(path).has_parent_path() ? fs::path(path).parent_path().string()
+                                                              : std::string(".");
+    std::error_code error;
+    fs::create_directories(dir, error);
+    if (error) throw UsageError("cannot create " + dir + ": " + error.message());
+    write_report_files(r, dir);
+    out << summary_line(r) << "\nreport: " << (fs::path(dir) / "report.html").string() << "\n";
+    return 0;
+  } catch (const UsageError& e) {
+    err << "warpconf report: " << e.what() << "\n";
+    return 2;
+  } catch (const fs::filesystem_error& e) {
+    err << "warpconf report: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+int run_merge_command(const std::vector<std::string>& paths, const std::string& out_dir,
+                      const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  try {
+    Report merged;
+    merged.run.warpconf = warpconf_version();
+    merged.run.command = "merge";
+    merged.run.argv = argv;
+    std::vector<std::string> aborted;
+    std::set<std::string> budgets, variants;
+    for (const std::string& path : paths) {
+      Report r = read_report(path);
+      for (TestResult& t : r.tests) t.source = path;
+      merged.merge(r);
+      merged.run.sources.push_back({{"path", path}, {"run", r.run}});
+      budgets.insert(r.run.budget);
+      variants.insert(r.run.variant);
+      if (merged.run.start.empty() || (!r.run.start.empty() && r.run.start < merged.run.start))
+        merged.run.start = r.run.start;
+      merged.run.end = std::max(merged.run.end, r.run.end);
+      merged.run.seconds += r.run.seconds;
+      if (!r.aborted.is_null()) aborted.push_back(path + ": " + field_text(r.aborted, "reason"));
+    }
+    // A setting the merged runs share is the merged report's; different ones are listed per source.
+    merged.run.budget = budgets.size() == 1 ? *budgets.begin() : "";
+    merged.run.variant = variants.size() == 1 ? *variants.begin() : "";
+    if (!aborted.empty()) {
+      std::string reason;
+      for (const std::string& a : aborted) reason += (reason.empty() ? "" : "; ") + a;
+      merged.aborted = aborted_entry(reason, "", {});
+    }
+    merged.run.status = merged.aborted.is_null() ? "finished" : "aborted";
+    std::error_code error;
+    fs::create_directories(out_dir, error);
+    if (error) throw UsageError("cannot create " + out_dir + ": " + error.message());
+    write_report_files(merged, out_dir);
+    out << summary_line(merged) << "\nreport: " << (fs::path(out_dir) / "report.html").string() << "\n";
+    return 0;
+  } catch (const UsageError& e) {
+    err << "warpconf merge: " << e.what() << "\n";
+    return 2;
+  } catch (const fs::filesystem_error& e) {
+    err << "warpconf merge: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace wc::cli

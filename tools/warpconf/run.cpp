@@ -1,0 +1,370 @@
+#include "warpconf/run.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+
+#include "testing/results.hpp"
+#include "testing/seed.hpp"
+#include "warpconf/numbers.hpp"
+#include "warpconf/report_inputs.hpp"
+
+namespace wc::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kRunning = "killed or crashed before the run finished";
+constexpr int kGraceSeconds = 10;  // after forwarding a signal, before ctest's process group is killed
+
+// Signals reach the loop through a pipe: the handler may do nothing else safely.
+int g_signal_pipe[2] = {-1, -1};
+
+void on_signal(int signal) {
+  const unsigned char byte = static_cast<unsigned char>(signal);
+  if (::write(g_signal_pipe[1], &byte, 1) < 0) return;
+}
+
+// What the options resolve to on this machine.
+struct Settings {
+  fs::path build, out, ctest;
+  std::string label, variant;
+  int jobs = 8;
+  bool spec = false;
+};
+
+// The build tree this warpconf lives in: the nearest folder above it with a CMakeCache.txt.
+fs::path own_build_tree() {
+  std::error_code error;
+  for (fs::path dir = fs::read_symlink("/proc/self/exe", error).parent_path(); !dir.empty() && dir != dir.root_path();
+       dir = dir.parent_path())
+    if (fs::exists(dir / "CMakeCache.txt")) return dir;
+  throw UsageError("this warpconf is not inside a build tree: name one with --build-dir");
+}
+
+// The ctest of the cmake that configured `build`, else the one on PATH.
+fs::path ctest_of(const fs::path& build) {
+  std::ifstream cache(build / "CMakeCache.txt");
+  const std::string key = "CMAKE_CTEST_COMMAND:INTERNAL=";
+  for (std::string line; std::getline(cache, line);)
+    if (line.rfind(key, 0) == 0 && fs::exists(line.substr(key.size()))) return line.substr(key.size());
+  return "ctest";
+}
+
+// GPUs in the ctest resource spec that configure writes: {"local": [{"gpus": [{"id": ...}, ...]}]}.
+int spec_gpus(const fs::path& spec) {
+  std::ifstream in(spec);
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.contains("local") || !j["local"].is_array() || j["local"].empty() ||
+      !j["local"][0].contains("gpus") || !j["local"][0]["gpus"].is_array())
+    throw UsageError(spec.string() + ": not a ctest resource spec with local[0].gpus");
+  return static_cast<int>(j["local"][0]["gpus"].size());
+}
+
+Settings resolve(const RunOptions& o) {
+  if (o.budget != "quick" && o.budget != "default" && o.budget != "soak")
+    throw UsageError("unknown budget '" + o.budget + "': quick, default or soak");
+  if (o.soak_minutes_given && o.budget != "soak") throw UsageError("--soak-minutes needs --budget soak");
+  if (!(o.soak_minutes > 0)) throw UsageError("--soak-minutes must be above 0");
+  if (o.jit && o.sanitize) throw UsageError("--jit and --sanitize are two variants: run one at a time");
+  Settings s;
+  s.build = fs::absolute(o.build_dir.empty() ? own_build_tree() : fs::path(o.build_dir)).lexically_normal();
+  if (!fs::exists(s.build / "CTestTestfile.cmake"))
+    throw UsageError(s.build.string() + " has no CTestTestfile.cmake: not a configured build tree");
+  s.out = fs::absolute(o.out.empty() ? s.build / "report" : fs::path(o.out)).lexically_normal();
+  std::error_code error;
+  fs::create_directories(s.out, error);
+  if (error || ::access(s.out.c_str(), W_OK) != 0)
+    throw UsageError("cannot write to " + s.out.string() + ": " + (error ? error.message() : std::strerror(errno)));
+  s.ctest = ctest_of(s.build);
+  s.variant = o.jit ? "jit" : o.sanitize ? "sanitize" : "sass";
+  s.label = o.jit ? "^jit$" : o.sanitize ? "^sanitize$" : "^gpu$";
+  s.spec = fs::exists(s.build / "resources.json");
+  if (s.spec) s.jobs = 8 * std::max(1, spec_gpus(s.build / "resources.json"));
+  return s;
+}
+
+// "1:05"
+std::string clock_text(double seconds) {
+  char buf[32];
+  const long s = static_cast<long>(seconds);
+  std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+  return buf;
+}
+
+class Runner {
+ public:
+  Runner(const RunOptions& o, Settings s, std::ostream& out, std::ostream& err)
+      : options_(o), s_(std::move(s)), out_(out), err_(err), sink_(report_, s_.variant),
+        reader_((s_.out / "results.jsonl").string()), tty_(::isatty(STDOUT_FILENO) == 1) {}
+
+  int run();
+
+ private:
+  bool round(int number, const std::string& seed);
+  void line(const std::string& text, CtestProgress& progress, int number);
+  void ingest();
+  void publish(bool finished);
+  void draw(const CtestProgress& progress, int number);
+  void stop(int signal);
+  int exit_status();
+
+  const RunOptions& options_;
+  const Settings s_;
+  std::ostream& out_;
+  std::ostream& err_;
+  Report report_;
+  RecordSink sink_;
+  RecordReader reader_;
+  const bool tty_;
+  std::ofstream log_;
+  uint64_t offset_ = 0;
+  const Clock::time_point start_ = Clock::now();
+  std::string last_test_, stop_reason_, last_output_;
+  std::set<std::string> in_flight_;
+  pid_t ctest_ = -1;
+  int signals_ = 0;
+  Clock::time_point kill_at_;
+  bool write_failed_ = false;
+};
+
+int Runner::run() {
+  for (const char* stale : {"results.jsonl", "report.json", "report.md", "report.html", "junit.xml", "ctest.log",
+                            "progress.log"})
+    fs::remove(s_.out / stale);
+  for (const auto& [number, dir] : round_dirs(s_.out.string()))
+    if (fs::path(dir) != s_.out) fs::remove_all(dir);
+  report_.run.warpconf = warpconf_version();
+  report_.run.command = "run";
+  report_.run.argv = options_.argv;
+  report_.run.budget = options_.budget;
+  report_.run.variant = s_.variant;
+  report_.run.status = "running";
+  report_.run.start = testing::utc_now();
+  ::setenv("WARPCONF_REQUIRE_GPU", "1", 1);
+  ::setenv("WARPCONF_RESULTS", (s_.out / "results.jsonl").c_str(), 1);
+  ::setenv("WARPCONF_BUDGET", options_.budget.c_str(), 1);
+  if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) throw std::runtime_error("cannot make a pipe");
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  ::sigaction(SIGINT, &action, nullptr);
+  ::sigaction(SIGTERM, &action, nullptr);
+  publish(false);
+  const bool soak = options_.budget == "soak";
+  for (int number = 1;; ++number) {
+    const std::string seed = soak ? testing::seed_text(testing::fresh_seed()) : "";
+    if (soak) ::setenv("WARPCONF_SEED", seed.c_str(), 1);
+    const bool go_on = round(number, seed);
+    const double minutes = std::chrono::duration<double>(Clock::now() - start_).count() / 60;
+    if (!go_on || !soak || minutes >= options_.soak_minutes) break;
+  }
+  if (const int cut = reader_.finish([this](const nlohmann::json& r) { sink_.add(r); }); cut > 0 && stop_reason_.empty())
+    stop_reason_ = "results.jsonl line " + std::to_string(cut) + " is cut off mid-record";
+  publish(true);
+  const int status = exit_status();
+  out_ << (tty_ ? "\r\033[K" : "") << summary_line(report_) << "\n";
+  if (report_.tests.empty()) out_ << "warpconf run: no test ran (label " << s_.label << " in " << s_.build.string() << ")\n";
+  out_ << "report: " << (s_.out / "report.html").string() << "\n";
+  return status;
+}
+
+// One ctest run; false when the run must stop (a signal, or ctest ended abnormally).
+bool Runner::round(int number, const std::string& seed) {
+  const fs::path dir = options_.budget == "soak" ? s_.out / ("round-" + std::to_string(number)) : s_.out;
+  fs::create_directories(dir);
+  log_ = std::ofstream(dir / "progress.log", std::ios::trunc);
+  std::vector<std::string> args = {s_.ctest.string(), "--test-dir", s_.build.string(), "-L", s_.label, "-j",
+                                   std::to_string(s_.jobs), "--no-tests=error", "--output-junit",
+                                   (dir / "junit.xml").string(), "--output-log", (dir / "ctest.log").string()};
+  if (s_.spec) args.insert(args.end(), {"--resource-spec-file", (s_.build / "resources.json").string()});
+  if (options_.budget == "quick") args.insert(args.end(), {"-E", kQuickExclude});
+  args.insert(args.end(), options_.ctest_args.begin(), options_.ctest_args.end());
+  report_.run.rounds.push_back({number, seed, ""});
+  if (!seed.empty()) out_ << (tty_ ? "\r\033[K" : "") << "round " << number << ": WARPCONF_SEED=" << seed << "\n";
+
+  int pipe[2];
+  if (::pipe2(pipe, O_CLOEXEC) != 0) throw std::runtime_error("cannot make a pipe");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  ctest_ = ::fork();
+  if (ctest_ == 0) {
+    // ctest and its tests in a group of their own, so that a signal reaches all of them; and ctest
+    // dies with this process, so that nothing keeps running unreported.
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    const int null = ::open("/dev/null", O_RDONLY);
+    ::dup2(null, STDIN_FILENO);
+    ::dup2(pipe[1], STDOUT_FILENO);
+    ::dup2(pipe[1], STDERR_FILENO);
+    ::execvp(argv[0], argv.data());
+    std::fprintf(stderr, "cannot run %s\n", argv[0]);
+    ::_exit(127);
+  }
+  ::close(pipe[1]);
+  if (ctest_ < 0) throw std::runtime_error("cannot fork");
+  ::setpgid(ctest_, ctest_);
+
+  CtestProgress progress;
+  std::string pending;
+  for (bool open = true; open;) {
+    pollfd fds[2] = {{pipe[0], POLLIN, 0}, {g_signal_pipe[0], POLLIN, 0}};
+    if (::poll(fds, 2, 1000) < 0 && errno != EINTR) break;
+    if (fds[1].revents & POLLIN) {
+      unsigned char signal;
+      while (::read(g_signal_pipe[0], &signal, 1) == 1) stop(signal);
+    }
+    if (signals_ > 0 && Clock::now() >= kill_at_) ::kill(-ctest_, SIGKILL);
+    if (fds[0].revents & (POLLIN | POLLHUP)) {
+      char buf[8192];
+      const ssize_t n = ::read(pipe[0], buf, sizeof buf);
+      if (n <= 0) open = n < 0 && errno == EINTR;
+      for (ssize_t i = 0; i < n; ++i) {
+        if (buf[i] != '\n') {
+          pending += buf[i];
+          continue;
+        }
+        line(pending, progress, number);
+        pending.clear();
+      }
+    }
+    draw(progress, number);
+  }
+  if (!pending.empty()) line(pending, progress, number);
+  ::close(pipe[0]);
+  int status = 0;
+  while (::waitpid(ctest_, &status, 0) < 0 && errno == EINTR) {
+  }
+  ctest_ = -1;
+  report_.run.rounds.back().summary = progress.summary();
+  annotate_from_junit(report_.tests, number, fs::exists(dir / "junit.xml") ? read_file((dir / "junit.xml").string()) : "");
+  ingest();
+  if (stop_reason_.empty() && WIFSIGNALED(status))
+    stop_reason_ = "ctest was killed by signal " + std::to_string(WTERMSIG(status));
+  if (stop_reason_.empty() && progress.summary().empty())
+    stop_reason_ = "ctest exited with status " + std::to_string(WEXITSTATUS(status)) + " before its summary" +
+                   (last_output_.empty() ? "" : ": " + last_output_);
+  in_flight_ = progress.in_flight();
+  return stop_reason_.empty();
+}
+
+void Runner::line(const std::string& text, CtestProgress& progress, int number) {
+  log_ << text << "\n" << std::flush;
+  std::optional<TestResult> t = progress.line(text);
+  in_flight_ = progress.in_flight();
+  if (!t) {
+    if (!text.empty() && text.find_first_not_of(' ') != std::string::npos && text.rfind("    Start", 0) != 0)
+      last_output_ = text.size() > 300 ? text.substr(0, 300) : text;
+    return;
+  }
+  t->round = number;
+  report_.tests.push_back(*t);
+  last_test_ = t->name;
+  ingest();
+  publish(false);
+  if (tty_ && t->status == "passed") return;
+  const auto done = std::count_if(report_.tests.begin(), report_.tests.end(),
+                                  [number](const TestResult& r) { return r.round == number; });
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.2f s", t->seconds);
+  out_ << (tty_ ? "\r\033[K" : "") << "[" << done << "/" << progress.total() << "] " << t->status << " " << t->name
+       << " (" << seconds << ")\n"
+       << std::flush;
+}
+
+// The records appended since the last call; a line still being written waits for the next.
+void Runner::ingest() {
+  std::ifstream in(s_.out / "results.jsonl", std::ios::binary);
+  if (!in) return;
+  in.seekg(static_cast<std::streamoff>(offset_));
+  std::string chunk(1 << 16, '\0');
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+    offset_ += static_cast<uint64_t>(in.gcount());
+    reader_.feed(std::string_view(chunk.data(), static_cast<size_t>(in.gcount())),
+                 [this](const nlohmann::json& r) { sink_.add(r); });
+  }
+}
+
+void Runner::publish(bool finished) {
+  report_.run.end = testing::utc_now();
+  report_.run.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+  const std::string last = last_test_.empty() ? sink_.last_test() : last_test_;
+  if (!finished) {
+    report_.aborted = aborted_entry(kRunning, last, in_flight_);
+  } else {
+    report_.run.status = stop_reason_.empty() ? "finished" : "aborted";
+    report_.aborted = stop_reason_.empty() ? nlohmann::json(nullptr) : aborted_entry(stop_reason_, last, in_flight_);
+  }
+  try {
+    write_report_files(report_, s_.out.string());
+  } catch (const UsageError& e) {
+    if (!write_failed_) err_ << (tty_ ? "\r\033[K" : "") << "warpconf run: " << e.what() << "\n";
+    write_failed_ = true;
+  }
+}
+
+void Runner::draw(const CtestProgress& progress, int number) {
+  if (!tty_) return;
+  const int done = static_cast<int>(std::count_if(report_.tests.begin(), report_.tests.end(),
+                                                  [number](const TestResult& t) { return t.round == number; }));
+  const int total = progress.total(), width = 30;
+  const int filled = total > 0 ? std::min(width, done * width / total) : 0;
+  const auto failed = std::count_if(report_.tests.begin(), report_.tests.end(), [](const TestResult& t) {
+    return t.status != "passed" && t.status != "skipped" && t.status != "disabled";
+  });
+  out_ << "\r\033[K[" << std::string(static_cast<size_t>(filled), '#') << std::string(static_cast<size_t>(width - filled), '.')
+       << "] " << done << "/" << (total > 0 ? std::to_string(total) : "?") << " tests, " << failed << " failed, "
+       << clock_text(std::chrono::duration<double>(Clock::now() - start_).count())
+       << (options_.budget == "soak" ? ", round " + std::to_string(number) : "")
+       << (signals_ > 0 ? ", stopping" : "") << std::flush;
+}
+
+// A first signal asks ctest's group to stop; a second, or no end within kGraceSeconds, kills it.
+void Runner::stop(int signal) {
+  if (stop_reason_.empty()) stop_reason_ = std::string("interrupted by ") + (signal == SIGINT ? "SIGINT" : "SIGTERM");
+  if (ctest_ > 0) ::kill(-ctest_, ++signals_ > 1 ? SIGKILL : signal);
+  kill_at_ = signals_ > 1 ? Clock::now() : Clock::now() + std::chrono::seconds(kGraceSeconds);
+}
+
+int Runner::exit_status() {
+  bool failed = write_failed_ || !stop_reason_.empty() || report_.tests.empty();
+  for (const TestResult& t : report_.tests)
+    failed = failed || (t.status != "passed" && t.status != "disabled" &&
+                        !(t.status == "skipped" && (t.skip == "not-supported" || t.skip == "not-recorded")));
+  for (const FamilySums* sums : {&report_.totals, &report_.planted})
+    for (const auto& [verdict, n] : sums->verdicts) failed = failed || (n > 0 && is_failure(verdict));
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
+  try {
+    return Runner(o, resolve(o), out, err).run();
+  } catch (const UsageError& e) {
+    err << "warpconf run: " << e.what() << "\n";
+    return 2;
+  } catch (const fs::filesystem_error& e) {
+    err << "warpconf run: " << e.what() << "\n";  // a folder it was given, or made there, it cannot use
+    return 2;
+  } catch (const std::runtime_error& e) {
+    err << "warpconf run: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace wc::cli

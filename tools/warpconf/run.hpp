@@ -1,0 +1,32 @@
+// `warpconf run`: the GPU suite through ctest (ctest schedules), with a progress line and a report
+// (report.json, report.md, report.html) rewritten after every finished test, so that a run that
+// is killed still leaves a report of what finished.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace wc::cli {
+
+struct RunOptions {
+  std::string budget = "default";  // quick, default or soak
+  double soak_minutes = 60;
+  bool soak_minutes_given = false;
+  std::string out;        // default <build>/report
+  std::string build_dir;  // default: the build tree this warpconf lives in
+  bool jit = false, sanitize = false;
+  std::vector<std::string> ctest_args;  // after --
+  std::vector<std::string> argv;        // the command line, for the report
+};
+
+// The tests `warpconf run --budget quick` leaves out: the contract probes (run alone, a child
+// process per batch), the golden verification, and the suites that run planted and known-bad
+// implementations, whose shrinking is the slowest part of the suite.
+inline constexpr const char* kQuickExclude = "^probe\\.|^golden\\.verify$|KnownBad|Planted";
+
+// Exit status: 0 when every test passed or was skipped as NotSupported or not recorded, 1 for a
+// failure, an unexplained skip or a run that did not finish, 2 for bad input (one line on `err`).
+int run_suite(const RunOptions&, std::ostream& out, std::ostream& err);
+
+}  // namespace wc::cli

@@ -112,6 +112,19 @@ TEST(Report, keeps_a_column_per_device_fingerprint) {
   EXPECT_EQ(cli::summary_line(r).rfind("Tesla T4, NVIDIA H100 80GB HBM3; ", 0), 0u) << cli::summary_line(r);
 }
 
+TEST(Report, leaves_performance_figures_out_of_the_matrix) {
+  const fs::path dir = fresh_dir("perf");
+  std::ofstream with_perf(dir / "results.jsonl");
+  with_perf << std::ifstream(kData + "/t4/results.jsonl").rdbuf()
+            << R"({"schema":"warpconf.results/1","record":"perf","pid":10,"id":"shuffle.shfl.u32.ffffffff","family":"shuffle","metric":"latency_cycles","median":23.1,"verdict":"performance-change"})"
+            << "\n";
+  with_perf.close();
+  const cli::Report r = cli::report_from_results(dir.string(), {});
+  EXPECT_EQ(r.totals.records, 2u);
+  EXPECT_EQ(r.cells.size(), 2u);
+  EXPECT_EQ(at(r.totals.verdicts, "performance-change"), 0u);
+}
+
 TEST(Report, reports_a_stream_cut_mid_line_as_aborted) {
   const cli::Report r = cli::report_from_results(kData + "/truncated/results.jsonl", {});
   ASSERT_FALSE(r.aborted.is_null());

@@ -142,7 +142,7 @@ TEST_F(WarpconfRun, passes_with_a_not_supported_skip_and_fails_an_unexplained_on
 
 TEST_F(WarpconfRun, quick_draws_a_hundredth_and_leaves_the_slowest_suites_out) {
   tests({{"ShuffleOnGpu", "gpu", "shuffle.jsonl", 0, "", "", "quick"}, {"KnownBadOnGpu", "gpu", "", 1},
-         {"probe.record", "gpu", "", 1}});
+         {"probe.verify.shuffle", "gpu", "", 1}});
   EXPECT_EQ(run({"--budget", "quick"}), 0) << output();
   EXPECT_EQ(report()["tests"].size(), 1u);
   EXPECT_EQ(report()["run"]["budget"], "quick");
@@ -214,11 +214,16 @@ TEST_F(WarpconfRun, reports_ctest_ending_abnormally) {
             "ctest exited with status 1 before its summary: CMake Error: '--repeat' given invalid value 'bogus'");
 }
 
-TEST_F(WarpconfRun, refuses_a_malformed_resource_spec) {
+TEST_F(WarpconfRun, gives_ctest_the_resource_spec_and_refuses_a_malformed_one) {
   tests({kShuffle});
-  std::ofstream(dir_ / "build" / "resources.json") << "{\"local\": 3}";
-  EXPECT_EQ(run(), 2);
-  EXPECT_NE(output().find("resources.json: not a ctest resource spec"), std::string::npos) << output();
+  std::ofstream(dir_ / "build" / "resources.json")
+      << R"({"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "0", "slots": 8}, {"id": "1", "slots": 8}]}]})";
+  EXPECT_EQ(run(), 0) << output();
+  for (const char* spec : {R"({"local": 3})", R"({"local": [{"gpus": [{"id": "0"}]}]})"}) {
+    std::ofstream(dir_ / "build" / "resources.json") << spec;
+    EXPECT_EQ(run(), 2) << spec;
+    EXPECT_NE(output().find("resources.json: not a ctest resource spec"), std::string::npos) << output();
+  }
 }
 
 }  // namespace

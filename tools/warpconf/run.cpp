@@ -43,7 +43,7 @@ void on_signal(int signal) {
 struct Settings {
   fs::path build, out, ctest;
   std::string label, variant;
-  int jobs = 8;
+  int jobs = 8;  // without a resource spec, the gpu preset's
   bool spec = false;
 };
 
@@ -65,14 +65,21 @@ fs::path ctest_of(const fs::path& build) {
   return "ctest";
 }
 
-// GPUs in the ctest resource spec that configure writes: {"local": [{"gpus": [{"id": ...}, ...]}]}.
-int spec_gpus(const fs::path& spec) {
+// The GPU slots of the ctest resource spec that configure writes (WARPCONF_GPU_SLOTS, 8 by default,
+// on each GPU): {"local": [{"gpus": [{"id": "0", "slots": 8}, ...]}]}.
+int spec_slots(const fs::path& spec) {
   std::ifstream in(spec);
   const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  const auto malformed = [&spec] { return UsageError(spec.string() + ": not a ctest resource spec with local[0].gpus"); };
   if (j.is_discarded() || !j.contains("local") || !j["local"].is_array() || j["local"].empty() ||
       !j["local"][0].contains("gpus") || !j["local"][0]["gpus"].is_array())
-    throw UsageError(spec.string() + ": not a ctest resource spec with local[0].gpus");
-  return static_cast<int>(j["local"][0]["gpus"].size());
+    throw malformed();
+  int slots = 0;
+  for (const nlohmann::json& gpu : j["local"][0]["gpus"]) {
+    if (!gpu.is_object() || !gpu.value("slots", nlohmann::json()).is_number_unsigned()) throw malformed();
+    slots += gpu["slots"].get<int>();
+  }
+  return slots;
 }
 
 Settings resolve(const RunOptions& o) {
@@ -94,7 +101,7 @@ Settings resolve(const RunOptions& o) {
   s.variant = o.jit ? "jit" : o.sanitize ? "sanitize" : "sass";
   s.label = o.jit ? "^jit$" : o.sanitize ? "^sanitize$" : "^gpu$";
   s.spec = fs::exists(s.build / "resources.json");
-  if (s.spec) s.jobs = 8 * std::max(1, spec_gpus(s.build / "resources.json"));
+  if (s.spec) s.jobs = std::max(1, spec_slots(s.build / "resources.json"));  // as many as the GPUs take at once
   return s;
 }
 

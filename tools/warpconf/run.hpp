@@ -20,9 +20,9 @@ struct RunOptions {
   std::vector<std::string> argv;        // the command line, for the report
 };
 
-// The tests `warpconf run --budget quick` leaves out: the contract probes (run alone, a child
-// process per batch), the golden verification, and the suites that run planted and known-bad
-// implementations, whose shrinking is the slowest part of the suite.
+// The tests `warpconf run --budget quick` leaves out: the contract probes (a child process per
+// batch, seconds per probe that hangs), the golden verification, and the suites that run planted
+// and known-bad implementations, whose shrinking is the slowest part of the suite.
 inline constexpr const char* kQuickExclude = "^probe\\.|^golden\\.verify$|KnownBad|Planted";
 
 // Exit status: 0 when every test passed or was skipped as NotSupported or not recorded, 1 for a

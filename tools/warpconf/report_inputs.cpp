@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 const std::regex kFinished(R"(^\s*(\d+)/(\d+) Test +#(\d+): (.*?) \.+(?:   |\*\*\*)(.*?) +([0-9.]+) sec\s*$)");
 const std::regex kCutAfterDots(R"(^\s*\d+/\d+ Test +#\d+: .* \.+\s*$)");
 const std::regex kStarted(R"(^\s*Start +\d+: (.*?)\s*$)");
-const std::regex kSummary(R"(^(\d+% tests passed, .*|No tests were found!!!)\s*$)");
+// ctest 3.x: "100% tests passed, 0 tests failed out of 60"; ctest 4.x: "100% tests passed out of 60".
+const std::regex kSummary(R"(^(\d+% tests passed(?:, | out of ).*|No tests were found!!!)\s*$)");
 
 // ctest's words for how a test ended, as a status.
 std::string status_of(const std::string& ctest) {

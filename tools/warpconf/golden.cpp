@@ -460,8 +460,24 @@ int diff(const GoldenOptions& o, std::ostream& out) {
 
 }  // namespace
 
-int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
+int with_one_line_errors(const std::string& command, std::ostream& err, const std::function<int()>& body) {
   try {
+    return body();
+  } catch (const UsageError& e) {
+    err << command << ": " << e.what() << "\n";
+  } catch (const golden::FormatError& e) {
+    err << command << ": " << e.what() << "\n";
+  } catch (const fs::filesystem_error& e) {
+    err << command << ": " << e.what() << "\n";
+  } catch (const gpu::CudaFailure& e) {
+    err << command << ": " << e.what() << "\n";
+    return 1;
+  }
+  return 2;
+}
+
+int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
+  return with_one_line_errors("warpconf golden " + o.command, err, [&] {
     selected(golden::corpus(), o.families);  // an unknown family is bad input before anything runs
     if (o.command == "record") return record(o, out);
     if (o.command == "accept") return accept(o, out);
@@ -469,17 +485,7 @@ int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
     if (o.command == "check") return check(o, out);
     if (o.command == "diff") return diff(o, out);
     throw UsageError("no golden command " + o.command);
-  } catch (const UsageError& e) {
-    err << "warpconf golden " << o.command << ": " << e.what() << "\n";
-  } catch (const golden::FormatError& e) {
-    err << "warpconf golden " << o.command << ": " << e.what() << "\n";
-  } catch (const fs::filesystem_error& e) {
-    err << "warpconf golden " << o.command << ": " << e.what() << "\n";
-  } catch (const gpu::CudaFailure& e) {
-    err << "warpconf golden " << o.command << ": " << e.what() << "\n";
-    return 1;
-  }
-  return 2;
+  });
 }
 
 }  // namespace wc::cli

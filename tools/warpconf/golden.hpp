@@ -2,6 +2,7 @@
 // by the model without a GPU and by the GPU after a driver change (docs/golden-format.md).
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -36,5 +37,9 @@ golden::Header device_header();
 // changes, without --strict, included), 1 on a finding, 2 on bad input (one line on `err`), 77 when
 // verify finds no golden for this architecture and code path (not recorded, never a pass).
 int run_golden(const GoldenOptions&, std::ostream& out, std::ostream& err);
+
+// Runs a GPU command's body (`warpconf golden|perf <command>`): bad input (a usage, format or file
+// error) ends as one line on `err` and exit status 2, a CUDA failure as one line and status 1.
+int with_one_line_errors(const std::string& command, std::ostream& err, const std::function<int()>& body);
 
 }  // namespace wc::cli

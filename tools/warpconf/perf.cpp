@@ -9,7 +9,6 @@
 #include <set>
 #include <sstream>
 
-#include "gpu/batch.hpp"
 #include "gpu/device.hpp"
 #include "perf/records.hpp"
 #include "testing/results.hpp"
@@ -330,24 +329,14 @@ int compare_with_baseline(const PerfFile& baseline, const std::string& baseline_
 }
 
 int run_perf(const PerfOptions& o, std::ostream& out, std::ostream& err, const Measure& measure) {
-  try {
+  return with_one_line_errors("warpconf perf " + o.command, err, [&] {
     if (o.repetitions < 1) throw UsageError("--repetitions must be at least 1");
     if (o.command == "record") return record(o, out, measure);
     if (o.command == "accept") return accept(o, out);
     if (o.command == "compare") return compare(o, out, measure);
     if (o.command == "diff") return diff(o, out);
     throw UsageError("no perf command " + o.command);
-  } catch (const UsageError& e) {
-    err << "warpconf perf " << o.command << ": " << e.what() << "\n";
-  } catch (const golden::FormatError& e) {
-    err << "warpconf perf " << o.command << ": " << e.what() << "\n";
-  } catch (const fs::filesystem_error& e) {
-    err << "warpconf perf " << o.command << ": " << e.what() << "\n";
-  } catch (const gpu::CudaFailure& e) {
-    err << "warpconf perf " << o.command << ": " << e.what() << "\n";
-    return 1;
-  }
-  return 2;
+  });
 }
 
 }  // namespace wc::cli

@@ -269,6 +269,20 @@ Report report_from_results(const std::string& path, const std::vector<std::strin
   return r;
 }
 
+namespace {
+
+// Writes the report's three files into `dir` (made if missing) and prints its summary line: 0.
+int publish(const Report& r, const std::string& dir, std::ostream& out) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) throw UsageError("cannot create " + dir + ": " + error.message());
+  write_report_files(r, dir);
+  out << summary_line(r) << "\nreport: " << (fs::path(dir) / "report.html").string() << "\n";
+  return 0;
+}
+
+}  // namespace
+
 int run_report_command(const std::string& path, const std::string& out_dir, const std::vector<std::string>& argv,
                        std::ostream& out, std::ostream& err) {
   try {
@@ -277,12 +291,7 @@ int run_report_command(const std::string& path, const std::string& out_dir, cons
                             : fs::is_directory(path) ? path
                             : fs::path(path).has_parent_path() ? fs::path(path).parent_path().string()
                                                               : std::string(".");
-    std::error_code error;
-    fs::create_directories(dir, error);
-    if (error) throw UsageError("cannot create " + dir + ": " + error.message());
-    write_report_files(r, dir);
-    out << summary_line(r) << "\nreport: " << (fs::path(dir) / "report.html").string() << "\n";
-    return 0;
+    return publish(r, dir, out);
   } catch (const UsageError& e) {
     err << "warpconf report: " << e.what() << "\n";
     return 2;
@@ -323,12 +332,7 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
       merged.aborted = aborted_entry(reason, "", {});
     }
     merged.run.status = merged.aborted.is_null() ? "finished" : "aborted";
-    std::error_code error;
-    fs::create_directories(out_dir, error);
-    if (error) throw UsageError("cannot create " + out_dir + ": " + error.message());
-    write_report_files(merged, out_dir);
-    out << summary_line(merged) << "\nreport: " << (fs::path(out_dir) / "report.html").string() << "\n";
-    return 0;
+    return publish(merged, out_dir, out);
   } catch (const UsageError& e) {
     err << "warpconf merge: " << e.what() << "\n";
     return 2;

@@ -52,6 +52,8 @@ table=(
   "32|Pattern|compact counts the lanes below with lanemask_le: every slot one too far"
   "33|Pattern|histogram takes __ffs as 0-based: the group's second lane adds"
   "34|Pattern|segmented_reduce: a head closes the segment below it instead of opening its own"
+  "35|Softmax|softmax_online starts its max at -inf with no guard: a lane whose items begin with -inf makes -inf - -inf"
+  "36|Softmax|softmax_two_pass leaves the running sum unrescaled when a chunk raises the max"
 )
 wanted=("$@")
 selected=()
@@ -67,7 +69,7 @@ fi
 targets="conformance_shuffle conformance_vote conformance_match conformance_reduce conformance_fns
          conformance_syncwarp conformance_relation conformance_algorithm properties_shuffle properties_vote
          properties_match properties_reduce properties_algorithm conformance_pattern properties_pattern
-         conformance_block properties_block"
+         conformance_block properties_block conformance_softmax properties_softmax"
 build() {
   local id=$1 tree=$dir/$1
   rm -f "$tree.built"

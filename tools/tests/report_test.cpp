@@ -337,6 +337,38 @@ TEST(Merge, puts_each_device_in_its_own_column_and_sums_the_same_one) {
   EXPECT_EQ(cli::to_json(r), merged);
 }
 
+TEST(Merge, puts_the_perf_figures_of_two_devices_side_by_side_in_one_table) {
+  const fs::path dir = fresh_dir("merge-perf");
+  std::ostringstream out, err;
+  for (const char* name : {"perf", "perf_h200"}) {
+    fs::create_directories(dir / name);
+    fs::copy_file(kData + "/run/" + name + ".jsonl", dir / name / "results.jsonl");
+    ASSERT_EQ(cli::run_report_command((dir / name).string(), (dir / name).string(), {}, out, err), 0) << err.str();
+  }
+  ASSERT_EQ(cli::run_merge_command({(dir / "perf").string(), (dir / "perf_h200").string(), (dir / "perf").string()},
+                                   (dir / "merged").string(), {}, out, err),
+            0)
+      << err.str();
+  const nlohmann::json merged = nlohmann::json::parse(std::ifstream(dir / "merged" / "report.json"));
+  const cli::Report r = cli::report_from_json(merged, "merged");
+  EXPECT_EQ(r.perf.size(), 8u + 4) << "the same report twice: a figure is a measurement, not a count";
+  EXPECT_EQ(cli::to_json(r), merged) << "written and read back, the same report";
+  std::ostringstream md;
+  cli::write_markdown(r, md);
+  const std::string h200 = "NVIDIA H200 (GPU-8a41c0e2, sass)", h100 = "NVIDIA H100 80GB HBM3 (GPU-5e3a9c1d, sass)";
+  EXPECT_NE(md.str().find("| figure | metric | " + h100 + " | " + h200 + " |\n|---|---|---|---|\n"), std::string::npos)
+      << md.str();
+  EXPECT_NE(md.str().find("| `shuffle.shfl.u32.ffffffff` | latency_cycles | 26.3811 \u00b1 0.0002; baseline 26.3803 "
+                          "\u00b1 0, 0.0 % worse; **pass** | 26.3803 \u00b1 0; **pass** |\n"),
+            std::string::npos)
+      << md.str();
+  EXPECT_NE(md.str().find("| `vote.ballot.ffffffff` | latency_cycles | 15.2107 \u00b1 0.0001; baseline 17.6931 \u00b1 0, "
+                          "14.0 % better; **pass** | |\n"),
+            std::string::npos)
+      << "a figure one device lacks: an empty cell\n"
+      << md.str();
+}
+
 TEST(Merge, reads_a_report_without_perf_as_one_without_figures) {
   const fs::path dir = fresh_dir("no-perf");
   std::ostringstream out;
@@ -392,6 +424,33 @@ TEST(Writers, escape_what_they_show_and_fetch_nothing) {
   EXPECT_NE(md.str().find("repro: `warpconf explain reduce_butterfly"), std::string::npos);
   EXPECT_NE(md.str().find("- **trapped** (1): `shfl.divergent-outside.1f` cudaErrorIllegalInstruction 715"),
             std::string::npos);
+}
+
+TEST(Writers, draw_one_chart_per_family_with_figures_a_bar_per_figure_and_a_tick_per_baseline) {
+  const cli::Report r = report_of("perf-html", {"run/perf.jsonl", "run/perf_wrong.jsonl"});
+  std::ostringstream out;
+  cli::write_html(r, out);
+  const std::string html = out.str();
+  const auto count = [&html](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = html.find(what); at != std::string::npos; at = html.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("<svg "), 5u) << "shuffle, reduce, vote, bandwidth, match";
+  EXPECT_EQ(count("</svg>"), 5u);
+  // perf_wrong.jsonl's shfl latency is perf.jsonl's figure again (the same device): it replaces it.
+  EXPECT_EQ(count("<rect "), 8u) << "every measured figure; the wrong one has no bar";
+  EXPECT_EQ(count("class=\"tick\""), 7u) << "the figures compared with a baseline";
+  EXPECT_EQ(count("class=\"panel\""), 2u + 1 + 1 + 2 + 1) << "a panel per metric of each family";
+  EXPECT_NE(html.find(">latency (cycles per call, fewer is better)</text>"), std::string::npos);
+  EXPECT_NE(html.find(" class=\"bad\">\u2717 conformance-failure</text>"), std::string::npos);
+  EXPECT_NE(html.find(">31.9027 \u2193 performance-change</text>"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_NE(html.find("<h3 id=\"p-bandwidth\">bandwidth</h3>"), std::string::npos);
+  std::ostringstream none;
+  cli::write_html(report_of("no-perf-html", {"t4/results.jsonl"}), none);
+  EXPECT_EQ(none.str().find("<svg"), std::string::npos);
+  EXPECT_NE(none.str().find("No performance figure"), std::string::npos);
 }
 
 TEST(Writers, write_the_three_files_whole) {

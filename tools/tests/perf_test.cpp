@@ -2,12 +2,14 @@
 // statistics, the change rule, and `warpconf perf compare|diff|accept` on files and stand-in
 // measurements (docs/perf.md).
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -300,13 +302,15 @@ cli::Measure stand_in(const golden::PerfFile& file, std::vector<double> latencie
   };
 }
 
-CliRun compare(const std::vector<double>& latencies, bool strict, int& calls) {
+// compare against kFile, or against no baseline at all, with the stand-in measuring kFile's figures.
+CliRun compare(const std::vector<double>& latencies, bool strict, int& calls, bool with_baseline = true) {
   const golden::PerfFile baseline = read(kFile);
   cli::PerfOptions o;
   o.command = "compare";
   o.strict = strict;
   std::ostringstream out;
-  const int status = cli::compare_with_baseline(baseline, "golden/sm_90/perf.txt", baseline.header, o,
+  const int status = cli::compare_with_baseline(with_baseline ? std::optional(baseline) : std::nullopt,
+                                                "golden/sm_90/perf.txt", baseline.header, o,
                                                 stand_in(baseline, latencies, calls), out);
   return {status, out.str(), ""};
 }
@@ -332,6 +336,54 @@ TEST_F(PerfCommand, compare_measures_a_flagged_figure_again_before_it_calls_a_ch
   EXPECT_EQ(calls, 1);  // nothing flagged, nothing measured again
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("unchanged 3;"), std::string::npos) << r.out;
+}
+
+TEST_F(PerfCommand, compare_leaves_its_first_measurement_as_the_pending_baseline) {
+  int calls = 0;
+  const CliRun r = compare({30, 29}, false, calls);
+  const fs::path pending = dir_ / "golden/pending/sm_90/perf.txt";
+  ASSERT_TRUE(fs::exists(pending)) << r.out;
+  const golden::PerfFile file = golden::read_perf_file(pending.string());
+  ASSERT_EQ(file.figures.size(), 3u);
+  EXPECT_EQ(file.figures[0].median, 30) << "the first measurement, not the second";
+  EXPECT_EQ(file.figures[2].median, 3012.3);
+  EXPECT_NE(r.out.find("warpconf perf compare: wrote " + pending.string() + " (3 figures); `warpconf perf accept " +
+                       pending.string() + "` moves it to " + (dir_ / "golden/sm_90").string() + "/perf.txt"),
+            std::string::npos)
+      << r.out;
+  write("golden/sm_90/perf.txt", kFile);
+  EXPECT_EQ(run_cli({"perf", "accept"}).status, 0);
+  EXPECT_EQ(golden::read_perf_file((dir_ / "golden/sm_90/perf.txt").string()).figures[0].median, 30)
+      << "accept replaces the baseline";
+}
+
+TEST_F(PerfCommand, compare_without_a_baseline_is_not_recorded_and_leaves_the_first_one_pending) {
+  int calls = 0;
+  const CliRun r = compare({23.15}, true, calls, false);
+  EXPECT_EQ(r.status, 77) << r.out;
+  EXPECT_EQ(calls, 1);
+  EXPECT_NE(r.out.find("not recorded: no baseline golden/sm_90/perf.txt for sm_90"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not-recorded 3;"), std::string::npos) << r.out;
+  std::istringstream records(results());
+  int not_recorded = 0;
+  for (std::string line; std::getline(records, line);)
+    not_recorded += nlohmann::json::parse(line)["verdict"] == "not-recorded";
+  EXPECT_EQ(not_recorded, 3);
+  EXPECT_EQ(run_cli({"perf", "accept"}).status, 0) << "the pending file becomes the first baseline";
+  EXPECT_EQ(golden::read_perf_file((dir_ / "golden/sm_90/perf.txt").string()).figures[0].median, 23.15);
+}
+
+TEST_F(PerfCommand, warpconf_perf_strict_in_the_environment_is_strict_and_anything_but_0_or_1_is_refused) {
+  const std::string a = write("a/perf.txt", kFile), b = write("b/perf.txt", with_latency("26"));
+  setenv("WARPCONF_PERF_STRICT", "1", 1);
+  EXPECT_EQ(run_cli({"perf", "diff", a, b}).status, 1);
+  setenv("WARPCONF_PERF_STRICT", "0", 1);
+  EXPECT_EQ(run_cli({"perf", "diff", a, b}).status, 0);
+  setenv("WARPCONF_PERF_STRICT", "yes", 1);
+  const CliRun r = run_cli({"perf", "diff", a, b});
+  unsetenv("WARPCONF_PERF_STRICT");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "warpconf perf diff: WARPCONF_PERF_STRICT is 'yes': 1 or 0\n");
 }
 
 TEST_F(PerfCommand, compare_against_another_architecture_or_code_path_is_not_recorded) {
@@ -363,6 +415,25 @@ TEST_F(PerfCommand, a_wrong_kernel_fails_compare_and_is_no_figure) {
   EXPECT_EQ(cli::compare_with_baseline(baseline, "b", baseline.header, o, wrong, out), 1);
   EXPECT_NE(results().find(R"("verdict":"conformance-failure")"), std::string::npos);
   EXPECT_NE(results().find(R"("median":null)"), std::string::npos);
+  EXPECT_EQ(cli::compare_with_baseline(std::nullopt, "b", baseline.header, o, wrong, out), 1) << "no baseline either";
+  EXPECT_FALSE(fs::exists(dir_ / "golden/pending/sm_90/perf.txt")) << out.str();
+  EXPECT_NE(out.str().find("no pending perf.txt written"), std::string::npos) << out.str();
+}
+
+TEST_F(PerfCommand, a_kernel_wrong_when_measured_again_leaves_no_pending_baseline) {
+  const golden::PerfFile baseline = read(kFile);
+  int calls = 0;
+  const cli::Measure right_then_wrong = [&](const perf::Options& o) {
+    std::vector<perf::Figure> figures = stand_in(baseline, {30, 30}, calls)(o);
+    if (calls == 2)
+      for (perf::Figure& f : figures) f.status = perf::Status::wrong;
+    return figures;
+  };
+  std::ostringstream out;
+  EXPECT_EQ(cli::compare_with_baseline(baseline, "b", baseline.header, {}, right_then_wrong, out), 1);
+  EXPECT_EQ(calls, 2);
+  EXPECT_NE(out.str().find("WRONG when measured again"), std::string::npos) << out.str();
+  EXPECT_FALSE(fs::exists(dir_ / "golden/pending/sm_90/perf.txt")) << out.str();
 }
 
 }  // namespace

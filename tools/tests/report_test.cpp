@@ -112,17 +112,98 @@ TEST(Report, keeps_a_column_per_device_fingerprint) {
   EXPECT_EQ(cli::summary_line(r).rfind("Tesla T4, NVIDIA H100 80GB HBM3; ", 0), 0u) << cli::summary_line(r);
 }
 
-TEST(Report, leaves_performance_figures_out_of_the_matrix) {
-  const fs::path dir = fresh_dir("perf");
-  std::ofstream with_perf(dir / "results.jsonl");
-  with_perf << std::ifstream(kData + "/t4/results.jsonl").rdbuf()
-            << R"({"schema":"warpconf.results/1","record":"perf","pid":10,"id":"shuffle.shfl.u32.ffffffff","family":"shuffle","metric":"latency_cycles","median":23.1,"verdict":"performance-change"})"
-            << "\n";
-  with_perf.close();
-  const cli::Report r = cli::report_from_results(dir.string(), {});
-  EXPECT_EQ(r.totals.records, 2u);
-  EXPECT_EQ(r.cells.size(), 2u);
-  EXPECT_EQ(at(r.totals.verdicts, "performance-change"), 0u);
+// A report of the records of `files` (under kData/run and kData) in one results.jsonl.
+cli::Report report_of(const std::string& name, const std::vector<std::string>& files) {
+  const fs::path dir = fresh_dir(name);
+  {
+    std::ofstream all(dir / "results.jsonl");
+    for (const std::string& f : files) all << std::ifstream(kData + "/" + f).rdbuf();
+  }
+  return cli::report_from_results(dir.string(), {});
+}
+
+const cli::PerfFigure& figure(const cli::Report& r, const std::string& id, const std::string& metric) {
+  const auto it = std::find_if(r.perf.begin(), r.perf.end(),
+                               [&](const cli::PerfFigure& f) { return f.id == id && f.metric == metric; });
+  if (it == r.perf.end()) throw std::out_of_range("no figure " + id + " " + metric);
+  return *it;
+}
+
+TEST(Report, turns_perf_records_into_figures_not_cells) {
+  const cli::Report t4 = report_of("t4", {"t4/results.jsonl"});
+  const cli::Report r = report_of("perf", {"t4/results.jsonl", "run/perf.jsonl"});
+  EXPECT_EQ(r.cells.size(), t4.cells.size());
+  EXPECT_EQ(r.totals.records, t4.totals.records);
+  EXPECT_EQ(r.totals.lanes, t4.totals.lanes);
+  EXPECT_EQ(at(r.totals.verdicts, "performance-change"), 0u) << "a figure is no check";
+  ASSERT_EQ(r.perf.size(), 8u);
+  EXPECT_EQ(r.devices.size(), 2u);
+  const cli::PerfFigure& changed = figure(r, "shuffle.shfl_xor.u64.0000ffff", "latency_cycles");
+  EXPECT_EQ(changed.device, kH100);
+  EXPECT_EQ(changed.family, "shuffle");
+  EXPECT_EQ(changed.type, "unsigned long long");
+  EXPECT_EQ(changed.mask, "0000ffff");
+  EXPECT_EQ(changed.verdict, "performance-change");
+  EXPECT_EQ(changed.outcome, "performance-change");
+  EXPECT_EQ(changed.median, 31.9027);
+  EXPECT_EQ(changed.repetitions, 30u);
+  ASSERT_TRUE(changed.baseline);
+  EXPECT_EQ(changed.baseline->median, 25.3978);
+  EXPECT_EQ(changed.baseline->file, "golden/sm_90/perf.txt");
+  EXPECT_EQ(changed.worsening, 0.253609);
+  const cli::PerfFigure& throughput = figure(r, "shuffle.shfl.u32.ffffffff", "throughput_per_sm_cycle");
+  EXPECT_EQ(cli::field_text(throughput.sm_clock_mhz, "measured"), "1754.2");
+  EXPECT_EQ(figure(r, "bandwidth.softmax.online.expf.f32.4096x1024", "ratio_to_copy").one_pass_gbs, 2219.75);
+  const cli::PerfFigure& unrecorded = figure(r, "reduce.reduce_add.i32.ffffffff", "latency_cycles");
+  EXPECT_EQ(unrecorded.verdict, "not-recorded");
+  EXPECT_FALSE(unrecorded.baseline);
+  EXPECT_FALSE(unrecorded.worsening);
+  EXPECT_EQ(unrecorded.outcome, "");
+  EXPECT_EQ(cli::summary_line(r),
+            "Tesla T4, NVIDIA H100 80GB HBM3; 31,000 lanes compared; 0 conformance failures; 0 known deviations; 0 "
+            "behaviour changes; 1 performance change");
+  EXPECT_EQ(cli::summary_line(t4).find("performance"), std::string::npos) << "no figures, no count";
+}
+
+TEST(Report, a_performance_change_is_its_own_verdict_and_no_failure) {
+  EXPECT_FALSE(cli::is_failure("performance-change"));
+  EXPECT_TRUE(cli::is_failure("conformance-failure"));
+  EXPECT_LT(cli::verdict_rank("behaviour-change"), cli::verdict_rank("performance-change"));
+  EXPECT_LT(cli::verdict_rank("performance-change"), cli::verdict_rank("known-deviation"));
+  for (size_t i = 1; i < std::size(cli::kPerfVerdicts); ++i)
+    EXPECT_LT(cli::verdict_rank(cli::kPerfVerdicts[i - 1]), cli::verdict_rank(cli::kPerfVerdicts[i]));
+}
+
+TEST(Report, counts_the_figure_of_a_wrong_kernel_as_a_conformance_failure) {
+  const cli::Report r = report_of("perf-wrong", {"run/perf_wrong.jsonl"});
+  const cli::PerfFigure& wrong = figure(r, "match.match_any.u64.ffffffff", "latency_cycles");
+  EXPECT_EQ(wrong.verdict, "conformance-failure");
+  EXPECT_FALSE(wrong.median);
+  EXPECT_NE(wrong.reason.find("lane 7 of chain 0"), std::string::npos);
+  EXPECT_EQ(cli::perf_count(r, "conformance-failure"), 1u);
+  EXPECT_EQ(cli::summary_line(r),
+            "NVIDIA H100 80GB HBM3; 0 lanes compared; 1 conformance failure; 0 known deviations; 0 behaviour changes; 0 "
+            "performance changes");
+}
+
+TEST(Report, refuses_a_perf_record_it_cannot_read_naming_its_line) {
+  const std::string device = R"({"schema":"warpconf.results/1","record":"device","pid":1,"device":{"present":false,"reason":"none"}})";
+  for (const auto& [record, message] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"schema":"warpconf.results/1","record":"perf","pid":1,"id":"a.b","metric":"latency_cycles","verdict":"planted-caught"})",
+            "results.jsonl:2: a perf figure's verdict is 'planted-caught'"},
+           {R"({"schema":"warpconf.results/1","record":"perf","pid":1,"id":"a.b","metric":"latency","verdict":"pass"})",
+            "results.jsonl:2: unknown perf metric 'latency'"},
+           {R"({"schema":"warpconf.results/1","record":"perf","pid":1,"id":"a.b","metric":"latency_cycles","median":-1,"verdict":"pass"})",
+            "results.jsonl:2: median is not a non-negative number: -1"}}) {
+    const fs::path dir = fresh_dir("perf-refused");
+    std::ofstream(dir / "results.jsonl") << device << "\n" << record << "\n";
+    try {
+      cli::report_from_results(dir.string(), {});
+      ADD_FAILURE() << "accepted " << record;
+    } catch (const cli::UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(Report, reports_a_stream_cut_mid_line_as_aborted) {
@@ -256,6 +337,50 @@ TEST(Merge, puts_each_device_in_its_own_column_and_sums_the_same_one) {
   EXPECT_EQ(cli::to_json(r), merged);
 }
 
+TEST(Merge, puts_the_perf_figures_of_two_devices_side_by_side_in_one_table) {
+  const fs::path dir = fresh_dir("merge-perf");
+  std::ostringstream out, err;
+  for (const char* name : {"perf", "perf_h200"}) {
+    fs::create_directories(dir / name);
+    fs::copy_file(kData + "/run/" + name + ".jsonl", dir / name / "results.jsonl");
+    ASSERT_EQ(cli::run_report_command((dir / name).string(), (dir / name).string(), {}, out, err), 0) << err.str();
+  }
+  ASSERT_EQ(cli::run_merge_command({(dir / "perf").string(), (dir / "perf_h200").string(), (dir / "perf").string()},
+                                   (dir / "merged").string(), {}, out, err),
+            0)
+      << err.str();
+  const nlohmann::json merged = nlohmann::json::parse(std::ifstream(dir / "merged" / "report.json"));
+  const cli::Report r = cli::report_from_json(merged, "merged");
+  EXPECT_EQ(r.perf.size(), 8u + 4) << "the same report twice: a figure is a measurement, not a count";
+  EXPECT_EQ(cli::to_json(r), merged) << "written and read back, the same report";
+  std::ostringstream md;
+  cli::write_markdown(r, md);
+  const std::string h200 = "NVIDIA H200 (GPU-8a41c0e2, sass)", h100 = "NVIDIA H100 80GB HBM3 (GPU-5e3a9c1d, sass)";
+  EXPECT_NE(md.str().find("| figure | metric | " + h100 + " | " + h200 + " |\n|---|---|---|---|\n"), std::string::npos)
+      << md.str();
+  EXPECT_NE(md.str().find("| `shuffle.shfl.u32.ffffffff` | latency_cycles | 26.3811 \u00b1 0.0002; baseline 26.3803 "
+                          "\u00b1 0, 0.0 % worse; **pass** | 26.3803 \u00b1 0; **pass** |\n"),
+            std::string::npos)
+      << md.str();
+  EXPECT_NE(md.str().find("| `vote.ballot.ffffffff` | latency_cycles | 15.2107 \u00b1 0.0001; baseline 17.6931 \u00b1 0, "
+                          "14.0 % better; **pass** | |\n"),
+            std::string::npos)
+      << "a figure one device lacks: an empty cell\n"
+      << md.str();
+}
+
+TEST(Merge, reads_a_report_without_perf_as_one_without_figures) {
+  const fs::path dir = fresh_dir("no-perf");
+  std::ostringstream out;
+  ASSERT_EQ(cli::run_report_command(kData + "/t4", (dir / "t4").string(), {}, out, out), 0);
+  nlohmann::json old = nlohmann::json::parse(std::ifstream(dir / "t4" / "report.json"));
+  ASSERT_TRUE(old.contains("perf"));
+  old.erase("perf");
+  EXPECT_TRUE(cli::report_from_json(old, "old").perf.empty());
+  old["perf"] = nlohmann::json::array({{{"device", "x"}, {"id", "a.b"}, {"metric", "latency_cycles"}, {"verdict", "fast"}}});
+  EXPECT_THROW(cli::report_from_json(old, "bad-perf"), cli::UsageError);
+}
+
 TEST(Merge, refuses_another_schema_and_malformed_json_naming_the_file) {
   const fs::path dir = fresh_dir("refuse");
   std::ostringstream out;
@@ -299,6 +424,33 @@ TEST(Writers, escape_what_they_show_and_fetch_nothing) {
   EXPECT_NE(md.str().find("repro: `warpconf explain reduce_butterfly"), std::string::npos);
   EXPECT_NE(md.str().find("- **trapped** (1): `shfl.divergent-outside.1f` cudaErrorIllegalInstruction 715"),
             std::string::npos);
+}
+
+TEST(Writers, draw_one_chart_per_family_with_figures_a_bar_per_figure_and_a_tick_per_baseline) {
+  const cli::Report r = report_of("perf-html", {"run/perf.jsonl", "run/perf_wrong.jsonl"});
+  std::ostringstream out;
+  cli::write_html(r, out);
+  const std::string html = out.str();
+  const auto count = [&html](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = html.find(what); at != std::string::npos; at = html.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("<svg "), 5u) << "shuffle, reduce, vote, bandwidth, match";
+  EXPECT_EQ(count("</svg>"), 5u);
+  // perf_wrong.jsonl's shfl latency is perf.jsonl's figure again (the same device): it replaces it.
+  EXPECT_EQ(count("<rect "), 8u) << "every measured figure; the wrong one has no bar";
+  EXPECT_EQ(count("class=\"tick\""), 7u) << "the figures compared with a baseline";
+  EXPECT_EQ(count("class=\"panel\""), 2u + 1 + 1 + 2 + 1) << "a panel per metric of each family";
+  EXPECT_NE(html.find(">latency (cycles per call, fewer is better)</text>"), std::string::npos);
+  EXPECT_NE(html.find(" class=\"bad\">\u2717 conformance-failure</text>"), std::string::npos);
+  EXPECT_NE(html.find(">31.9027 \u2193 performance-change</text>"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_NE(html.find("<h3 id=\"p-bandwidth\">bandwidth</h3>"), std::string::npos);
+  std::ostringstream none;
+  cli::write_html(report_of("no-perf-html", {"t4/results.jsonl"}), none);
+  EXPECT_EQ(none.str().find("<svg"), std::string::npos);
+  EXPECT_NE(none.str().find("No performance figure"), std::string::npos);
 }
 
 TEST(Writers, write_the_three_files_whole) {

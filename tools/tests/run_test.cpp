@@ -1,12 +1,13 @@
 // `warpconf run` on a build tree of stand-in tests (tools/tests/data/report/fake_test.sh): the exit
 // status, the report it leaves when the run finishes, is interrupted or is killed, the budget it
-// passes on, soak rounds and the jit variant.
+// passes on, soak rounds, the jit variant and the perf run.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -25,15 +26,15 @@ const std::string kData = WARPCONF_REPORT_DATA;
 const std::string kH100 = "GPU-5e3a9c1d-7b2f-4c1e-9a0b-1f2e3d4c5b6a 580.159.04 nvcc 13.0.88 sass sass";
 
 // A stand-in test: its name, label, records file (under kData/run), exit status, output, seconds
-// of sleep, and the budget it requires.
+// of sleep, and the NAME=value it requires of its environment.
 struct FakeTest {
   FakeTest(std::string name_, std::string label_, std::string records_, int status_ = 0, std::string say_ = "",
-           std::string sleep_ = "", std::string budget_ = "")
+           std::string sleep_ = "", std::string requires_ = "")
       : name(std::move(name_)), label(std::move(label_)), records(std::move(records_)), status(status_),
-        say(std::move(say_)), sleep(std::move(sleep_)), budget(std::move(budget_)) {}
+        say(std::move(say_)), sleep(std::move(sleep_)), requires_env(std::move(requires_)) {}
   std::string name, label, records;
   int status;
-  std::string say, sleep, budget;
+  std::string say, sleep, requires_env;
 };
 
 class WarpconfRun : public ::testing::Test {
@@ -50,7 +51,7 @@ class WarpconfRun : public ::testing::Test {
     for (const FakeTest& t : tests)
       f << "add_test([==[" << t.name << "]==] /bin/sh " << kData << "/fake_test.sh \""
         << (t.records.empty() ? "" : kData + "/run/" + t.records) << "\" " << t.status << " \"" << t.say << "\" \""
-        << t.sleep << "\" \"" << t.budget << "\")\nset_tests_properties([==[" << t.name << "]==] PROPERTIES LABELS "
+        << t.sleep << "\" \"" << t.requires_env << "\")\nset_tests_properties([==[" << t.name << "]==] PROPERTIES LABELS "
         << t.label << " SKIP_RETURN_CODE 77)\n";
   }
 
@@ -141,7 +142,7 @@ TEST_F(WarpconfRun, passes_with_a_not_supported_skip_and_fails_an_unexplained_on
 }
 
 TEST_F(WarpconfRun, quick_draws_a_hundredth_and_leaves_the_slowest_suites_out) {
-  tests({{"ShuffleOnGpu", "gpu", "shuffle.jsonl", 0, "", "", "quick"}, {"KnownBadOnGpu", "gpu", "", 1},
+  tests({{"ShuffleOnGpu", "gpu", "shuffle.jsonl", 0, "", "", "WARPCONF_BUDGET=quick"}, {"KnownBadOnGpu", "gpu", "", 1},
          {"probe.verify.shuffle", "gpu", "", 1}});
   EXPECT_EQ(run({"--budget", "quick"}), 0) << output();
   EXPECT_EQ(report()["tests"].size(), 1u);
@@ -174,6 +175,63 @@ TEST_F(WarpconfRun, runs_the_jit_variant_by_its_label) {
   EXPECT_EQ(r["tests"][0]["name"], "jit/ShuffleOnGpu");
   EXPECT_EQ(r["run"]["variant"], "jit");
   EXPECT_EQ(r["devices"][0]["variant"], "jit");
+}
+
+// perf.compare as the perf label's test: the records of a compare on an H100 with one performance change.
+const FakeTest kPerfCompare{"perf.compare", "perf", "perf.jsonl"};
+
+TEST_F(WarpconfRun, perf_runs_the_perf_label_alone_and_reports_its_figures) {
+  tests({kShuffle, kPerfCompare});
+  EXPECT_EQ(run({"--perf"}), 0) << "a performance change without --strict: " << output();
+  const nlohmann::json r = report();
+  ASSERT_EQ(r["tests"].size(), 1u);
+  EXPECT_EQ(r["tests"][0]["name"], "perf.compare");
+  EXPECT_EQ(r["run"]["variant"], "perf");
+  EXPECT_EQ(r["devices"][0]["variant"], "sass") << "the code path's, as the same GPU's conformance run";
+  EXPECT_EQ(r["perf"].size(), 8u);
+  EXPECT_TRUE(r["cells"].empty());
+  const std::string summary =
+      "NVIDIA H100 80GB HBM3: 1 test: 1 passed; 0 lanes compared; 0 conformance failures; 0 known deviations; 0 "
+      "behaviour changes; 1 performance change";
+  EXPECT_EQ(r["summary"], summary);
+  EXPECT_NE(output().find(summary), std::string::npos) << output();
+}
+
+TEST_F(WarpconfRun, perf_strict_fails_on_a_performance_change_and_tells_the_tests) {
+  tests({kPerfCompare});
+  EXPECT_EQ(run({"--perf", "--strict"}), 1) << output();
+  // A test that passes only where WARPCONF_PERF_STRICT=1, with no performance change in its records.
+  tests({{"perf.compare", "perf", "perf_calm.jsonl", 0, "", "", "WARPCONF_PERF_STRICT=1"}});
+  EXPECT_EQ(run({"--perf", "--strict"}), 0) << output();
+  EXPECT_NE(report()["summary"].get<std::string>().find("; 0 performance changes"), std::string::npos);
+  ::setenv("WARPCONF_PERF_STRICT", "1", 1);  // without --strict, run does not pass on a strictness of its caller's
+  EXPECT_EQ(run({"--perf"}), 1) << output();
+  ::unsetenv("WARPCONF_PERF_STRICT");
+}
+
+TEST_F(WarpconfRun, perf_fails_on_the_figure_of_a_wrong_kernel) {
+  tests({{"perf.compare", "perf", "perf_wrong.jsonl"}});
+  EXPECT_EQ(run({"--perf"}), 1) << output();
+  EXPECT_NE(report()["summary"].get<std::string>().find("; 1 conformance failure;"), std::string::npos);
+}
+
+TEST_F(WarpconfRun, perf_without_a_baseline_is_not_recorded_and_no_failure) {
+  tests({{"perf.compare", "perf", "", 77,
+          "warpconf perf compare: not recorded: no baseline golden/sm_100/perf.txt for sm_100; nothing compared"}});
+  EXPECT_EQ(run({"--perf"}), 0) << output();
+  EXPECT_EQ(report()["tests"][0]["skip"], "not-recorded");
+}
+
+TEST_F(WarpconfRun, perf_refuses_a_variant_a_budget_and_strict_without_it) {
+  tests({kPerfCompare});
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--perf", "--jit"}, {"--perf", "--sanitize"}, {"--perf", "--budget", "quick"}, {"--strict"}}) {
+    EXPECT_EQ(run(args), 2) << args.back();
+    const std::string said = output();
+    EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;
+    EXPECT_FALSE(fs::exists(dir_ / "report" / "report.json")) << "nothing ran";
+  }
+  EXPECT_EQ(run({"--perf", "--budget", "default"}), 0) << output();
 }
 
 TEST_F(WarpconfRun, leaves_a_report_of_what_finished_when_killed) {

@@ -1,7 +1,7 @@
 #include "warpconf/perf.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -58,11 +58,16 @@ perf::Summary summary_of(const PerfLine& f) { return {f.median, f.mad, f.repetit
 
 // The figure's words for a change: "12.1 % worse".
 std::string change_text(PerfMetric metric, const perf::Summary& baseline, const perf::Summary& now) {
-  const double w = perf::worsening(metric, baseline, now);
-  if (std::isinf(w)) return w > 0 ? "worse than a baseline of 0" : "better than a baseline of 0";
-  char text[64];
-  std::snprintf(text, sizeof text, "%.1f %% %s", std::fabs(w) * 100, w > 0 ? "worse" : "better");
-  return text;
+  return perf::worsening_text(perf::worsening(metric, baseline, now));
+}
+
+// WARPCONF_PERF_STRICT=1 is --strict, so that the ctest test's command (`warpconf perf compare`)
+// fails on a performance change where `warpconf run --perf --strict` asks it to.
+bool strict_from_environment() {
+  const char* strict = std::getenv("WARPCONF_PERF_STRICT");
+  const std::string value = strict == nullptr ? "" : strict;
+  if (value != "" && value != "0" && value != "1") throw UsageError("WARPCONF_PERF_STRICT is '" + value + "': 1 or 0");
+  return value == "1";
 }
 
 // No GPU: a skip (77), or an error where WARPCONF_REQUIRE_GPU=1; nullopt where there is one.
@@ -84,33 +89,42 @@ void write_atomically(const std::string& path, const std::string& text) {
   fs::rename(temporary, path);
 }
 
-int record(const PerfOptions& o, std::ostream& out, const Measure& measure) {
+bool any_wrong(const std::vector<perf::Figure>& figures) {
+  return std::any_of(figures.begin(), figures.end(), [](const perf::Figure& f) { return f.status == perf::Status::wrong; });
+}
+
+// The measured figures as `dir`/perf.txt, a baseline for `warpconf perf accept`; nothing where a
+// kernel was WRONG: a baseline never holds the figure of a kernel whose result disagreed with the model.
+void write_pending(const PerfHeader& header, const std::vector<perf::Figure>& figures, bool wrong,
+                   const std::string& dir, const std::string& command, std::ostream& out) {
+  if (wrong) {
+    out << "warpconf perf " << command << ": no pending perf.txt written: a baseline never holds the figure of a "
+           "kernel whose result disagreed with the model (WRONG above)\n";
+    return;
+  }
   PerfFile file;
-  file.header = header_now();
-  const std::string dir = o.out.empty() ? pending_root() + "/" + folder_of(file.header) : o.out;
-  out << "measuring on " << header_text(file.header) << ", " << o.repetitions << " repetitions a figure\n";
+  file.header = header;
+  for (const perf::Figure& f : figures)
+    if (f.status == perf::Status::measured) file.figures.push_back({f.id, f.metric, f.summary.median, f.summary.mad, f.summary.n, 0});
+  fs::create_directories(dir);
+  const std::string path = dir + "/perf.txt";
+  write_atomically(path, golden::write_perf(file));
+  out << "warpconf perf " << command << ": wrote " << path << " (" << file.figures.size()
+      << " figures); `warpconf perf accept " << path << "` moves it to "
+      << golden_dir(architecture_of(header.compute_capability), header.code_path) << "/perf.txt\n";
+}
+
+int record(const PerfOptions& o, std::ostream& out, const Measure& measure) {
+  const PerfHeader header = header_now();
+  out << "measuring on " << header_text(header) << ", " << o.repetitions << " repetitions a figure\n";
   perf::Options options;
   options.repetitions = o.repetitions;
   const std::vector<perf::Figure> figures = measure(options);
   perf::print_table(figures, out);
-  bool wrong = false;
-  for (const perf::Figure& f : figures) {
-    testing::append_record(perf::perf_record(f, "record", perf::measured_verdict(f)));
-    wrong = wrong || f.status == perf::Status::wrong;
-    if (f.status == perf::Status::measured) file.figures.push_back({f.id, f.metric, f.summary.median, f.summary.mad, f.summary.n, 0});
-  }
-  if (wrong) {
-    out << "warpconf perf record: not written: a baseline never holds the figure of a kernel whose result disagreed "
-           "with the model (WRONG above)\n";
-    return 1;
-  }
-  fs::create_directories(dir);
-  const std::string path = dir + "/perf.txt";
-  write_atomically(path, golden::write_perf(file));
-  out << "warpconf perf record: wrote " << path << " (" << file.figures.size() << " figures); `warpconf perf accept "
-      << path << "` moves it to " << golden_dir(architecture_of(file.header.compute_capability), file.header.code_path)
-      << "/perf.txt\n";
-  return 0;
+  for (const perf::Figure& f : figures) testing::append_record(perf::perf_record(f, "record", perf::measured_verdict(f)));
+  const bool wrong = any_wrong(figures);
+  write_pending(header, figures, wrong, o.out.empty() ? pending_root() + "/" + folder_of(header) : o.out, "record", out);
+  return wrong ? 1 : 0;
 }
 
 // Every figure of B against A's, one measurement each: "worse" and "better" by the rule, unconfirmed.
@@ -212,12 +226,8 @@ int compare(const PerfOptions& o, std::ostream& out, const Measure& measure) {
   const PerfHeader now = header_now();
   const std::string path =
       o.files.empty() ? golden_dir(architecture_of(now.compute_capability), now.code_path) + "/perf.txt" : o.files.front();
-  if (!named && !fs::exists(path)) {
-    out << "warpconf perf compare: not recorded: no baseline " << path << " for " << folder_of(now)
-        << "; nothing compared (warpconf perf record, then accept, makes one)\n";
-    return kNotRecorded;
-  }
-  return compare_with_baseline(named ? *named : golden::read_perf_file(path), path, now, o, measure, out);
+  if (!named && fs::exists(path)) named = golden::read_perf_file(path);
+  return compare_with_baseline(named, path, now, o, measure, out);
 }
 
 nlohmann::json summary_json(const std::optional<perf::Summary>& s) {
@@ -255,14 +265,18 @@ std::string compared_text(const Compared& c) {
   return text + ": " + change_text(c.metric, *c.baseline, last) + ": " + std::string(perf::to_string(c.outcome));
 }
 
-int compare_with_baseline(const PerfFile& baseline, const std::string& baseline_path, const PerfHeader& now,
-                          const PerfOptions& o, const Measure& measure, std::ostream& out) {
-  if (!same_kind(baseline.header, now)) {
-    out << "warpconf perf compare: not recorded: " << baseline_path << " is " << folder_of(baseline.header)
+int compare_with_baseline(const std::optional<PerfFile>& recorded, const std::string& baseline_path,
+                          const PerfHeader& now, const PerfOptions& o, const Measure& measure, std::ostream& out) {
+  if (recorded && !same_kind(recorded->header, now)) {
+    out << "warpconf perf compare: not recorded: " << baseline_path << " is " << folder_of(recorded->header)
         << ", this GPU " << folder_of(now) << "; nothing compared\n";
     return kNotRecorded;
   }
-  out << "comparing " << header_text(now) << "\nwith " << baseline_path << ": " << header_text(baseline.header) << "\n";
+  // Without a baseline every figure is measured and not recorded, so that its pending file can become one.
+  const PerfFile baseline = recorded ? *recorded : PerfFile{};
+  out << "comparing " << header_text(now) << "\n"
+      << (recorded ? "with " + baseline_path + ": " + header_text(baseline.header) : "with no baseline (" + baseline_path + ")")
+      << "\n";
   perf::Options options;
   options.repetitions = o.repetitions;
   const std::vector<perf::Figure> first = measure(options);
@@ -311,7 +325,6 @@ int compare_with_baseline(const PerfFile& baseline, const std::string& baseline_
       r["outcome"] = c.baseline ? nlohmann::json(perf::to_string(c.outcome)) : nlohmann::json(nullptr);
       changed = changed || c.outcome == perf::Outcome::performance_change;
     }
-    failed = failed || f.status == perf::Status::wrong;
     ++counts[verdict == "pass" && it != by_figure.end() ? std::string(perf::to_string(it->second->outcome)) : verdict];
     testing::append_record(r);
   }
@@ -322,19 +335,29 @@ int compare_with_baseline(const PerfFile& baseline, const std::string& baseline_
       out << f.id << " " << golden::to_string(f.metric) << ": in the baseline, not measured by this build\n";
       ++counts["not-measured"];
     }
+  failed = failed || any_wrong(first);
+  write_pending(now, first, failed, pending_root() + "/" + folder_of(now), "compare", out);
   out << "warpconf perf compare: " << first.size() << " figures:";
   for (const auto& [what, n] : counts) out << " " << what << " " << n << ";";
   out << (changed && !o.strict ? " (performance changes fail only with --strict)" : "") << "\n";
-  return failed || (o.strict && changed) ? 1 : 0;
+  if (failed) return 1;
+  if (!recorded) {
+    out << "warpconf perf compare: not recorded: no baseline " << baseline_path << " for " << folder_of(now)
+        << "; nothing compared (`warpconf perf accept` makes the pending file above the baseline)\n";
+    return kNotRecorded;
+  }
+  return o.strict && changed ? 1 : 0;
 }
 
 int run_perf(const PerfOptions& o, std::ostream& out, std::ostream& err, const Measure& measure) {
   return with_one_line_errors("warpconf perf " + o.command, err, [&] {
     if (o.repetitions < 1) throw UsageError("--repetitions must be at least 1");
-    if (o.command == "record") return record(o, out, measure);
-    if (o.command == "accept") return accept(o, out);
-    if (o.command == "compare") return compare(o, out, measure);
-    if (o.command == "diff") return diff(o, out);
+    PerfOptions options = o;
+    options.strict = o.strict || strict_from_environment();
+    if (o.command == "record") return record(options, out, measure);
+    if (o.command == "accept") return accept(options, out);
+    if (o.command == "compare") return compare(options, out, measure);
+    if (o.command == "diff") return diff(options, out);
     throw UsageError("no perf command " + o.command);
   });
 }

@@ -45,14 +45,16 @@ std::string compared_text(const Compared&);
 using Measure = std::function<std::vector<perf::Figure>(const perf::Options&)>;
 
 // Runs one perf command. Exit status: 0; 1 when a kernel's result disagreed with the model, a
-// CUDA error, or with --strict a performance change; 2 on bad input (one line on `err`); 77 when
-// compare finds no baseline of this architecture and code path (or no GPU), or diff two files of
-// different ones (not recorded, never a pass).
+// CUDA error, or with --strict (or WARPCONF_PERF_STRICT=1) a performance change; 2 on bad input (one
+// line on `err`); 77 when compare finds no baseline of this architecture and code path (or no GPU),
+// or diff two files of different ones (not recorded, never a pass).
 int run_perf(const PerfOptions&, std::ostream& out, std::ostream& err, const Measure& measure = perf::measure);
 
-// compare's work once the baseline is read and the GPU's fingerprint is known (golden style:
-// compute capability and code path): the tests' way in without a GPU.
-int compare_with_baseline(const golden::PerfFile& baseline, const std::string& baseline_path,
+// compare's work once the baseline (nullopt: there is none at `baseline_path`) is read and the GPU's
+// fingerprint is known (golden style: compute capability and code path): the tests' way in without
+// a GPU. The first measurement, unless a kernel was WRONG, becomes the pending baseline
+// golden/pending/<sm_XX[-code_path]>/perf.txt, also where there was no baseline to compare with.
+int compare_with_baseline(const std::optional<golden::PerfFile>& baseline, const std::string& baseline_path,
                           const golden::PerfHeader& now, const PerfOptions&, const Measure&, std::ostream& out);
 
 }  // namespace wc::cli

@@ -175,9 +175,19 @@ void Report::merge(const Report& other) {
   }
   behaviour_changes.insert(behaviour_changes.end(), other.behaviour_changes.begin(), other.behaviour_changes.end());
   contracts.insert(contracts.end(), other.contracts.begin(), other.contracts.end());
+  for (const PerfFigure& f : other.perf) add_perf_figure(perf, f);
   totals.add(other.totals);
   planted.add(other.planted);
   tests.insert(tests.end(), other.tests.begin(), other.tests.end());
+}
+
+std::string RecordSink::device_of(int pid) {
+  const auto known = device_of_pid_.find(pid);
+  if (known != device_of_pid_.end()) return known->second;
+  Fingerprint unknown;
+  unknown.id = unknown.name = "unknown";  // a record whose process wrote no device record
+  report_.devices.emplace(unknown.id, unknown);
+  return unknown.id;
 }
 
 void RecordSink::add(const nlohmann::json& r) {
@@ -188,17 +198,14 @@ void RecordSink::add(const nlohmann::json& r) {
     device_of_pid_[pid] = f.id;
     return;
   }
-  if (r["record"] == "perf") return;  // performance figures are warpconf perf's (docs/perf.md), not the matrix's
-  const auto known = device_of_pid_.find(pid);
-  const std::string device = known != device_of_pid_.end() ? known->second : "unknown";
-  if (known == device_of_pid_.end()) {
-    Fingerprint unknown;
-    unknown.id = unknown.name = "unknown";  // a check whose process wrote no device record
-    report_.devices.emplace(unknown.id, unknown);
+  const std::string device = device_of(pid);
+  if (!field_text(r, "test").empty()) last_test_ = field_text(r, "test");
+  if (r["record"] == "perf") {
+    add_perf_figure(report_.perf, perf_figure_of(r, device));
+    return;
   }
   const std::string verdict = r["verdict"].get<std::string>();
   verdict_rank(verdict);
-  if (!field_text(r, "test").empty()) last_test_ = field_text(r, "test");
   const FamilySums sums = sums_of(r);
   const nlohmann::json scenario = r.value("scenario", nlohmann::json::object());
   Cell& cell = report_.cells[{device, field_text(r, "family"), field_text(r, "intrinsic"), field_text(r, "type"), field_text(scenario, "scenes")}];
@@ -291,7 +298,8 @@ std::string summary_line(const Report& r) {
     return it == s.verdicts.end() ? uint64_t{0} : it->second;
   };
   part(lanes("defined") + lanes("ptx-defined"), "lane compared", "lanes compared");
-  part(checks(r.totals, "conformance-failure"), "conformance failure", "conformance failures");
+  part(checks(r.totals, "conformance-failure") + perf_count(r, "conformance-failure"), "conformance failure",
+       "conformance failures");
   if (const uint64_t n = checks(r.totals, "error")) part(n, "error", "errors");
   if (const uint64_t n = checks(r.totals, "nothing-compared")) part(n, "check compared nothing", "checks compared nothing");
   if (const uint64_t n = checks(r.planted, "planted-missed")) part(n, "planted bug missed", "planted bugs missed");
@@ -299,7 +307,13 @@ std::string summary_line(const Report& r) {
   for (const auto& [key, d] : r.deviations) deviation_ids.insert(d.id);
   part(deviation_ids.size(), "known deviation", "known deviations");
   part(r.behaviour_changes.size(), "behaviour change", "behaviour changes");
+  if (!r.perf.empty()) part(perf_count(r, "performance-change"), "performance change", "performance changes");
   return line;
+}
+
+uint64_t perf_count(const Report& r, const std::string& verdict) {
+  return static_cast<uint64_t>(
+      std::count_if(r.perf.begin(), r.perf.end(), [&verdict](const PerfFigure& f) { return f.verdict == verdict; }));
 }
 
 std::string aborted_text(const Report& r) {
@@ -353,6 +367,8 @@ nlohmann::json to_json(const Report& r) {
   for (const auto& [id, f] : r.devices) devices.push_back(f);
   for (const auto& [key, c] : r.cells) cells.push_back(cell_json(c));
   for (const auto& [key, d] : r.deviations) deviations.push_back(d);
+  nlohmann::json perf = nlohmann::json::array();
+  for (const PerfFigure& f : r.perf) perf.push_back(perf_json(f));
   return {{"schema", kReportSchema},
           {"summary", summary_line(r)},
           {"verdict_rule", kVerdictRule},
@@ -364,6 +380,7 @@ nlohmann::json to_json(const Report& r) {
           {"known_deviations", deviations},
           {"behaviour_changes", r.behaviour_changes},
           {"contracts", r.contracts},
+          {"perf", perf},
           {"tests", r.tests},
           {"aborted", r.aborted}};
 }
@@ -385,6 +402,8 @@ Report report_from_json(const nlohmann::json& j, const std::string& name) {
       r.deviations.emplace(std::make_pair(d.device, d.id), d);
     r.behaviour_changes = j.at("behaviour_changes").get<std::vector<BehaviourChange>>();
     r.contracts = j.at("contracts").get<std::vector<Contract>>();
+    // A report written before reports held perf figures has none.
+    for (const nlohmann::json& f : j.value("perf", nlohmann::json::array())) r.perf.push_back(perf_figure_from(f));
     r.totals = sums_from(j.at("totals"));
     r.planted = sums_from(j.at("planted"));
     r.tests = j.at("tests").get<std::vector<TestResult>>();

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "warpconf/report_perf.hpp"
 #include "warpconf/results.hpp"
 
 namespace wc::cli {
@@ -20,18 +21,20 @@ namespace wc::cli {
 inline constexpr const char* kReportSchema = "warpconf.report/1";
 
 // Verdicts from worst to best: a cell's verdict is the worst of its checks'. Planted bugs that were
-// caught rank with a pass, `not-recorded` (nothing compared, never a pass) just above it.
+// caught rank with a pass, `not-recorded` (nothing compared, never a pass) just above it; a
+// performance change (perf figures only) ranks with a behaviour change: a finding, not a failure.
 inline constexpr const char* kVerdictOrder[] = {
-    "error",         "conformance-failure", "nothing-compared", "planted-missed", "behaviour-change",
-    "known-deviation", "not-recorded",      "planted-caught",   "pass",           "not-supported"};
+    "error",           "conformance-failure", "nothing-compared", "planted-missed", "behaviour-change",
+    "performance-change", "known-deviation",  "not-recorded",     "planted-caught", "pass",
+    "not-supported"};
 inline constexpr const char* kVerdictRule =
     "A cell's verdict is the worst of its checks': error > conformance-failure > nothing-compared > planted-missed > "
-    "behaviour-change > known-deviation > not-recorded > planted-caught > pass > not-supported";
+    "behaviour-change > performance-change > known-deviation > not-recorded > planted-caught > pass > not-supported";
 
 // Position in kVerdictOrder; throws UsageError for a verdict this build does not know.
 int verdict_rank(std::string_view verdict);
 
-// A verdict that makes a run fail.
+// A verdict that makes a run fail (a performance change does only with `warpconf run --perf --strict`).
 bool is_failure(std::string_view verdict);
 
 // One device as one build ran it: a report's column.
@@ -127,12 +130,13 @@ struct Report {
   std::map<std::pair<std::string, std::string>, Deviation> deviations;  // by (device, id)
   std::vector<BehaviourChange> behaviour_changes;
   std::vector<Contract> contracts;
+  std::vector<PerfFigure> perf;  // performance figures, in the order measured; no cell, check or lane
   FamilySums totals;   // every check but the planted bugs'
   FamilySums planted;  // checks of deliberately wrong implementations, kept apart
   std::vector<TestResult> tests;
   nlohmann::json aborted;  // null, or {reason, last_test}
 
-  // Adds `other`'s devices, cells, lists and tests; counts of a cell both hold are summed.
+  // Adds `other`'s devices, cells, lists, perf figures and tests; counts of a cell both hold are summed.
   void merge(const Report& other);
 };
 
@@ -146,14 +150,21 @@ class RecordSink {
   std::string last_test() const { return last_test_; }
 
  private:
+  // The device of the last device record of process `pid`, "unknown" where it wrote none.
+  std::string device_of(int pid);
+
   Report& report_;
   std::string variant_, last_test_;
   std::map<int, std::string> device_of_pid_;
 };
 
 // "H100: 142 tests: 140 passed, 2 skipped (2 not-supported); 1,234,567 lanes compared; 0 conformance
-// failures; 3 known deviations; 0 behaviour changes"
+// failures; 3 known deviations; 0 behaviour changes", and "; 1 performance change" where the report
+// has perf figures. Conformance failures count the checks and the perf figures of a WRONG kernel.
 std::string summary_line(const Report&);
+
+// The perf figures with `verdict`.
+uint64_t perf_count(const Report&, const std::string& verdict);
 
 // 1234567 -> "1,234,567"
 std::string grouped(uint64_t);

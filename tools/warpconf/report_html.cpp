@@ -7,19 +7,17 @@
 #include <set>
 #include <tuple>
 
-#include "warpconf/report.hpp"
+#include "warpconf/report_html.hpp"
 
 namespace wc::cli {
 namespace {
 
-constexpr size_t kCounterexamples = 100, kContracts = 300, kTests = 600;
+using html::esc;
+using html::style;
+using html::Style;
+using html::td_verdict;
 
-struct Style {
-  const char* verdict;
-  const char* background;
-  const char* color;
-  const char* glyph;
-};
+constexpr size_t kCounterexamples = 100, kContracts = 300, kTests = 600;
 
 // A colour and a glyph per verdict, so that a reader who cannot tell the colours apart still can.
 constexpr Style kStyles[] = {
@@ -28,6 +26,7 @@ constexpr Style kStyles[] = {
     {"nothing-compared", "#e65100", "#fff", "\u2205"},
     {"planted-missed", "#ad1457", "#fff", "\u2298"},
     {"behaviour-change", "#f9a825", "#000", "\u0394"},
+    {"performance-change", "#ffcc80", "#000", "\u2193"},
     {"known-deviation", "#4fc3f7", "#000", "\u2248"},
     {"not-recorded", "#f5f5f5", "#555", "?"},
     {"planted-caught", "#a5d6a7", "#000", "\u25cf"},
@@ -66,30 +65,13 @@ td.gap,th.gap{border:none;background:#fff;width:10px;padding:0}
 code,.mono{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
 .small{font-size:12px;color:#555}
 .left{font-size:12px;color:#555;font-style:italic}
+svg.chart{display:block;margin:4px 0 16px}
+svg.chart text{font:11px ui-monospace,"DejaVu Sans Mono",monospace;fill:#1b1b1b}
+svg.chart text.panel{font:600 12px system-ui,"DejaVu Sans",sans-serif}
+svg.chart text.bad{fill:#c62828;font-weight:600}
+svg.chart line.tick{stroke:#000;stroke-width:2}
+svg.chart line.axis{stroke:#888}
 )";
-
-std::string esc(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      case '\n': out += "&#10;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-const Style& style(const std::string& verdict) {
-  for (const Style& s : kStyles)
-    if (verdict == s.verdict) return s;
-  return kStyles[0];
-}
 
 // 1234567 -> "1.2M": the short count in a cell; the exact one is in its tooltip.
 std::string compact(uint64_t n) {
@@ -146,12 +128,6 @@ std::string counts_text(const FamilySums& s) {
       if (n > 0) t += " " + c + " " + grouped(n);
   }
   return t;
-}
-
-void td_verdict(std::ostream& os, const std::string& verdict, const std::string& text, const std::string& title) {
-  const Style& s = style(verdict);
-  os << "<td class=\"c v-" << s.verdict << "\" style=\"background:" << s.background << ";color:" << s.color
-     << "\" title=\"" << esc(title) << "\">" << esc(text) << "</td>";
 }
 
 void legend(std::ostream& os) {
@@ -452,6 +428,39 @@ void tests(const Report& r, std::ostream& os) {
 
 }  // namespace
 
+namespace html {
+
+std::string esc(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      case '\n': out += "&#10;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+const Style& style(const std::string& verdict) {
+  for (const Style& s : kStyles)
+    if (verdict == s.verdict) return s;
+  return kStyles[0];
+}
+
+void td_verdict(std::ostream& os, const std::string& verdict, const std::string& text, const std::string& title) {
+  const Style& s = style(verdict);
+  os << "<td class=\"c v-" << s.verdict << "\" style=\"background:" << s.background << ";color:" << s.color
+     << "\" title=\"" << esc(title) << "\">" << esc(text) << "</td>";
+}
+
+}  // namespace html
+
 void write_html(const Report& r, std::ostream& os) {
   os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>warpconf report</title><style>" << kCss
      << "</style></head><body>\n";
@@ -466,6 +475,7 @@ void write_html(const Report& r, std::ostream& os) {
   deviations(r, os);
   behaviour_changes(r, os);
   contracts(r, os);
+  html::performance(r, os);
   tests(r, os);
   os << "</body></html>\n";
 }

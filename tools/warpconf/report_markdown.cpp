@@ -127,6 +127,37 @@ void contracts_section(const Report& r, std::ostream& os) {
   }
 }
 
+// Per family a table: a row per figure and metric, a column per device with the figure, its
+// baseline and change where compared, and its verdict.
+void performance_section(const Report& r, std::ostream& os) {
+  if (r.perf.empty()) return;
+  const PerfTables t = perf_tables(r.perf);
+  os << "\n## Performance\n\n" << md(perf_counts_text(r.perf)) << ". " << md(kPerfRule) << "\n";
+  for (const PerfFamily& family : t.families) {
+    os << "\n### " << md(family.name) << "\n\n| figure | metric |";
+    for (const std::string& device : t.devices) os << " " << md(device_label(r, device)) << " |";
+    os << "\n|---|---|";
+    for (size_t d = 0; d < t.devices.size(); ++d) os << "---|";
+    os << "\n";
+    for (const PerfRow& row : family.rows) {
+      os << "| " << code(row.id) << " | " << md(row.metric) << " |";
+      for (const std::string& device : t.devices) {
+        const auto it = row.by_device.find(device);
+        if (it == row.by_device.end()) {
+          os << " |";
+          continue;
+        }
+        const PerfFigure& f = *it->second;
+        std::string text;
+        for (const std::string& part : {perf_value_text(f), perf_baseline_text(f), "**" + f.verdict + "**", f.reason})
+          if (!part.empty()) text += (text.empty() ? "" : "; ") + part;
+        os << " " << md(text) << " |";
+      }
+      os << "\n";
+    }
+  }
+}
+
 void tests_section(const Report& r, std::ostream& os) {
   os << "\n## Tests\n\n";
   if (r.tests.empty()) {
@@ -166,6 +197,7 @@ void write_markdown(const Report& r, std::ostream& os) {
   deviations_section(r, os);
   behaviour_section(r, os);
   contracts_section(r, os);
+  performance_section(r, os);
   tests_section(r, os);
 }
 

@@ -88,6 +88,10 @@ Settings resolve(const RunOptions& o) {
   if (o.soak_minutes_given && o.budget != "soak") throw UsageError("--soak-minutes needs --budget soak");
   if (!(o.soak_minutes > 0)) throw UsageError("--soak-minutes must be above 0");
   if (o.jit && o.sanitize) throw UsageError("--jit and --sanitize are two variants: run one at a time");
+  // The perf label is a run of its own: its one test takes no budget and has no jit or sanitize variant.
+  if (o.perf && (o.jit || o.sanitize || o.budget != "default"))
+    throw UsageError("--perf runs the perf tests alone: not with --jit, --sanitize or --budget");
+  if (o.strict && !o.perf) throw UsageError("--strict goes with --perf: it makes a performance change fail");
   Settings s;
   s.build = fs::absolute(o.build_dir.empty() ? own_build_tree() : fs::path(o.build_dir)).lexically_normal();
   if (!fs::exists(s.build / "CTestTestfile.cmake"))
@@ -98,8 +102,8 @@ Settings resolve(const RunOptions& o) {
   if (error || ::access(s.out.c_str(), W_OK) != 0)
     throw UsageError("cannot write to " + s.out.string() + ": " + (error ? error.message() : std::strerror(errno)));
   s.ctest = ctest_of(s.build);
-  s.variant = o.jit ? "jit" : o.sanitize ? "sanitize" : "sass";
-  s.label = o.jit ? "^jit$" : o.sanitize ? "^sanitize$" : "^gpu$";
+  s.variant = o.perf ? "perf" : o.jit ? "jit" : o.sanitize ? "sanitize" : "sass";
+  s.label = o.perf ? "^perf$" : o.jit ? "^jit$" : o.sanitize ? "^sanitize$" : "^gpu$";
   s.spec = fs::exists(s.build / "resources.json");
   if (s.spec) s.jobs = std::max(1, spec_slots(s.build / "resources.json"));  // as many as the GPUs take at once
   return s;
@@ -115,8 +119,10 @@ std::string clock_text(double seconds) {
 
 class Runner {
  public:
+  // A perf run's devices take their variant from the code path, so that a merge puts its figures in
+  // the column of the same GPU's conformance run.
   Runner(const RunOptions& o, Settings s, std::ostream& out, std::ostream& err)
-      : options_(o), s_(std::move(s)), out_(out), err_(err), sink_(report_, s_.variant),
+      : options_(o), s_(std::move(s)), out_(out), err_(err), sink_(report_, o.perf ? "" : s_.variant),
         reader_((s_.out / "results.jsonl").string()), tty_(::isatty(STDOUT_FILENO) == 1) {}
 
   int run();
@@ -165,6 +171,8 @@ int Runner::run() {
   ::setenv("WARPCONF_REQUIRE_GPU", "1", 1);
   ::setenv("WARPCONF_RESULTS", (s_.out / "results.jsonl").c_str(), 1);
   ::setenv("WARPCONF_BUDGET", options_.budget.c_str(), 1);
+  if (options_.strict) ::setenv("WARPCONF_PERF_STRICT", "1", 1);
+  else ::unsetenv("WARPCONF_PERF_STRICT");
   if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) throw std::runtime_error("cannot make a pipe");
   struct sigaction action {};
   action.sa_handler = on_signal;
@@ -354,6 +362,8 @@ int Runner::exit_status() {
                         !(t.status == "skipped" && (t.skip == "not-supported" || t.skip == "not-recorded")));
   for (const FamilySums* sums : {&report_.totals, &report_.planted})
     for (const auto& [verdict, n] : sums->verdicts) failed = failed || (n > 0 && is_failure(verdict));
+  for (const PerfFigure& f : report_.perf)
+    failed = failed || is_failure(f.verdict) || (options_.strict && f.verdict == "performance-change");
   return failed ? 1 : 0;
 }
 

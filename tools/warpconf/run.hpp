@@ -16,6 +16,8 @@ struct RunOptions {
   std::string out;        // default <build>/report
   std::string build_dir;  // default: the build tree this warpconf lives in
   bool jit = false, sanitize = false;
+  bool perf = false;    // the perf label alone: performance figures against golden/sm_XX/perf.txt
+  bool strict = false;  // with perf: a performance change fails (WARPCONF_PERF_STRICT=1 for the tests)
   std::vector<std::string> ctest_args;  // after --
   std::vector<std::string> argv;        // the command line, for the report
 };
@@ -26,7 +28,8 @@ struct RunOptions {
 inline constexpr const char* kQuickExclude = "^probe\\.|^golden\\.verify$|KnownBad|Planted";
 
 // Exit status: 0 when every test passed or was skipped as NotSupported or not recorded, 1 for a
-// failure, an unexplained skip or a run that did not finish, 2 for bad input (one line on `err`).
+// failure (a perf figure of a WRONG kernel included, a performance change only with --strict), an
+// unexplained skip or a run that did not finish, 2 for bad input (one line on `err`).
 int run_suite(const RunOptions&, std::ostream& out, std::ostream& err);
 
 }  // namespace wc::cli

@@ -1,0 +1,171 @@
+#include "warpconf/report_perf.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "golden/perf.hpp"
+#include "perf/stats.hpp"
+#include "warpconf/numbers.hpp"
+#include "warpconf/report.hpp"
+
+namespace wc::cli {
+namespace {
+
+// A number field that may be null or absent; `signed_ok` allows a negative one.
+std::optional<double> number(const nlohmann::json& object, const char* key, bool signed_ok = false) {
+  const auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return std::nullopt;
+  if (!it->is_number() || !std::isfinite(it->get<double>()) || (!signed_ok && it->get<double>() < 0))
+    throw UsageError(std::string(key) + " is not a" + (signed_ok ? "" : " non-negative") + " number: " + it->dump());
+  return it->get<double>();
+}
+
+std::string known_verdict(const std::string& verdict) {
+  for (const char* v : kPerfVerdicts)
+    if (verdict == v) return verdict;
+  throw UsageError("a perf figure's verdict is '" + verdict + "'");
+}
+
+std::string known_metric(const std::string& metric) {
+  if (!golden::perf_metric_from_name(metric)) throw UsageError("unknown perf metric '" + metric + "'");
+  return metric;
+}
+
+template <class T>
+nlohmann::json or_null(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+// The metrics in the order a reader expects them: latency, throughput, bandwidth, ratio to copy.
+size_t metric_rank(const std::string& metric) {
+  const std::optional<golden::PerfMetric> m = golden::perf_metric_from_name(metric);
+  return static_cast<size_t>(std::find(golden::kPerfMetrics.begin(), golden::kPerfMetrics.end(), *m) -
+                             golden::kPerfMetrics.begin());
+}
+
+// The baseline as both records and reports hold it: {median, mad, file, ...} or null.
+std::optional<PerfBaseline> baseline_of(const nlohmann::json& object) {
+  const auto it = object.find("baseline");
+  if (it == object.end() || it->is_null()) return std::nullopt;
+  const std::optional<double> median = number(*it, "median"), mad = number(*it, "mad");
+  if (!median || !mad) throw UsageError("a baseline without median or mad: " + it->dump());
+  return PerfBaseline{*median, *mad, field_text(*it, "file")};
+}
+
+}  // namespace
+
+PerfFigure perf_figure_of(const nlohmann::json& r, const std::string& device) {
+  PerfFigure f;
+  f.device = device;
+  f.id = field_text(r, "id");
+  f.family = field_text(r, "family");
+  f.intrinsic = field_text(r, "intrinsic");
+  f.type = field_text(r, "type");
+  f.mask = field_text(r, "mask");
+  f.metric = known_metric(field_text(r, "metric"));
+  f.median = number(r, "median");
+  f.mad = number(r, "mad");
+  const std::optional<double> repetitions = number(r, "repetitions");
+  if (repetitions) f.repetitions = static_cast<uint64_t>(*repetitions);
+  f.verdict = known_verdict(field_text(r, "verdict"));
+  f.outcome = field_text(r, "outcome");
+  f.baseline = baseline_of(r);
+  f.worsening = number(r, "worsening", true);
+  f.sm_clock_mhz = r.value("sm_clock_mhz", nlohmann::json());
+  f.one_pass_gbs = number(r, "one_pass_gbs");
+  f.reason = field_text(r, "reason");
+  return f;
+}
+
+nlohmann::json perf_json(const PerfFigure& f) {
+  return {{"device", f.device},
+          {"id", f.id},
+          {"family", f.family},
+          {"intrinsic", f.intrinsic},
+          {"type", f.type},
+          {"mask", f.mask},
+          {"metric", f.metric},
+          {"median", or_null(f.median)},
+          {"mad", or_null(f.mad)},
+          {"repetitions", or_null(f.repetitions)},
+          {"verdict", f.verdict},
+          {"outcome", f.outcome},
+          {"baseline", f.baseline ? nlohmann::json{{"median", f.baseline->median}, {"mad", f.baseline->mad},
+                                                   {"file", f.baseline->file}}
+                                  : nlohmann::json(nullptr)},
+          {"worsening", or_null(f.worsening)},
+          {"sm_clock_mhz", f.sm_clock_mhz},
+          {"one_pass_gbs", or_null(f.one_pass_gbs)},
+          {"reason", f.reason}};
+}
+
+PerfFigure perf_figure_from(const nlohmann::json& j) {
+  PerfFigure f = perf_figure_of(j, j.at("device").get<std::string>());
+  if (f.id.empty()) throw UsageError("a perf figure without id");
+  return f;
+}
+
+void add_perf_figure(std::vector<PerfFigure>& figures, const PerfFigure& figure) {
+  const auto same = std::find_if(figures.begin(), figures.end(), [&figure](const PerfFigure& f) {
+    return f.device == figure.device && f.id == figure.id && f.metric == figure.metric;
+  });
+  if (same == figures.end()) figures.push_back(figure);
+  else if (verdict_rank(figure.verdict) <= verdict_rank(same->verdict)) *same = figure;
+}
+
+PerfTables perf_tables(const std::vector<PerfFigure>& figures) {
+  PerfTables t;
+  std::set<std::string> devices;
+  for (const PerfFigure& f : figures) {
+    devices.insert(f.device);
+    auto family = std::find_if(t.families.begin(), t.families.end(), [&f](const PerfFamily& x) { return x.name == f.family; });
+    if (family == t.families.end()) family = t.families.insert(t.families.end(), PerfFamily{f.family, {}, {}});
+    auto row = std::find_if(family->rows.begin(), family->rows.end(),
+                            [&f](const PerfRow& x) { return x.id == f.id && x.metric == f.metric; });
+    if (row == family->rows.end()) row = family->rows.insert(family->rows.end(), PerfRow{f.id, f.metric, {}});
+    row->by_device[f.device] = &f;
+    if (std::find(family->metrics.begin(), family->metrics.end(), f.metric) == family->metrics.end())
+      family->metrics.push_back(f.metric);
+  }
+  for (PerfFamily& family : t.families)
+    std::sort(family.metrics.begin(), family.metrics.end(),
+              [](const std::string& a, const std::string& b) { return metric_rank(a) < metric_rank(b); });
+  t.devices.assign(devices.begin(), devices.end());
+  return t;
+}
+
+std::string perf_counts_text(const std::vector<PerfFigure>& figures) {
+  std::set<std::string> devices;
+  for (const PerfFigure& f : figures) devices.insert(f.device);
+  std::string text = grouped(figures.size()) + (figures.size() == 1 ? " figure on " : " figures on ") +
+                     grouped(devices.size()) + (devices.size() == 1 ? " device:" : " devices:");
+  const char* separator = " ";
+  for (const char* verdict : kPerfVerdicts) {
+    const auto n = std::count_if(figures.begin(), figures.end(), [verdict](const PerfFigure& f) { return f.verdict == verdict; });
+    if (n == 0) continue;
+    text += separator + grouped(static_cast<uint64_t>(n)) + " " + verdict;
+    separator = ", ";
+  }
+  return text;
+}
+
+std::string perf_value_text(const PerfFigure& f) {
+  if (!f.median) return "";
+  return golden::perf_number(*f.median) + (f.mad ? " \u00b1 " + golden::perf_number(*f.mad) : "");
+}
+
+std::string perf_baseline_text(const PerfFigure& f) {
+  if (!f.baseline) return "";
+  return "baseline " + golden::perf_number(f.baseline->median) + " \u00b1 " + golden::perf_number(f.baseline->mad) +
+         (f.worsening ? ", " + perf::worsening_text(*f.worsening) : "");
+}
+
+std::string_view perf_metric_title(std::string_view metric) {
+  if (metric == "latency_cycles") return "latency (cycles per call, fewer is better)";
+  if (metric == "throughput_per_sm_cycle") return "throughput (calls per SM per cycle)";
+  if (metric == "bandwidth_gbs") return "bandwidth (GB/s)";
+  return "bandwidth as a ratio to a device copy";
+}
+
+}  // namespace wc::cli

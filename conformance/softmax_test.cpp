@@ -249,6 +249,17 @@ TEST_F(SoftmaxOnGpu, every_length_from_1_to_4097_agrees_with_the_model) {
   }
 }
 
+// Batches whose rows all fill the stride run the kernel form the benchmark times (the row length a
+// kernel parameter), in each register tier: short rows, long fp32 rows read once, long 16-bit rows
+// read again by every pass.
+TEST_F(SoftmaxOnGpu, whole_rows_of_every_register_tier_agree_with_the_model) {
+  for (const SoftmaxSpec& spec : every_spec()) {
+    const gpu::SoftmaxOp op{spec.variant, spec.exp, SoftmaxImplementation::seam};
+    for (const auto& [rows, n] : {std::pair{64, 1024}, std::pair{16, 4096}, std::pair{4, 32768}})
+      sweeps::expect_softmax_agrees(sweeps::softmax_batch(op, spec.type, sweeps::whole_rows(rows, n), n, "whole rows"));
+  }
+}
+
 // Adding c to a row where every x + c is exact leaves every x - max, so every output bit, unchanged.
 TEST_F(SoftmaxOnGpu, shifting_a_row_by_an_exact_constant_keeps_every_bit) {
   for (const SoftmaxSpec& spec : every_spec()) {

@@ -249,9 +249,9 @@ TEST_F(SoftmaxOnGpu, every_length_from_1_to_4097_agrees_with_the_model) {
   }
 }
 
-// Batches whose rows all fill the stride run the kernel form the benchmark times (the row length a
-// kernel parameter), in each register tier: short rows, long fp32 rows read once, long 16-bit rows
-// read again by every pass.
+// Batches whose rows all fill an aligned stride run the kernel form the benchmark times (row length
+// and alignment known when compiling), in each register tier: short rows, long fp32 rows read once,
+// long 16-bit rows read again by every pass.
 TEST_F(SoftmaxOnGpu, whole_rows_of_every_register_tier_agree_with_the_model) {
   for (const SoftmaxSpec& spec : every_spec()) {
     const gpu::SoftmaxOp op{spec.variant, spec.exp, SoftmaxImplementation::seam};

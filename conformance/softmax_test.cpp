@@ -7,8 +7,10 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "gpu/softmax_batch.hpp"
 #include "model/softmax.hpp"
 #include "testing/softmax_emulation.hpp"
 #include "sweeps/expect.hpp"
@@ -249,14 +251,42 @@ TEST_F(SoftmaxOnGpu, every_length_from_1_to_4097_agrees_with_the_model) {
   }
 }
 
+// The whole-row shapes below and the tier each reaches on this device: a lane keeps every chunk in
+// registers, or every chunk in shared memory, or reads most of them again on every pass.
+constexpr std::pair<int, int> kWholeRowShapes[] = {{64, 1024}, {16, 4096}, {4, 32768}, {2, 131072}};
+
+TEST_F(SoftmaxOnGpu, the_whole_row_shapes_reach_every_tier) {
+  for (Type type : model::kSoftmaxTypes) {
+    bool registers = false, shared = false, read_again = false;
+    for (const auto& [rows, n] : kWholeRowShapes) {
+      const gpu::SoftmaxRowHome home = gpu::softmax_row_home(type, n);
+      registers |= home.in_registers == home.chunks;
+      shared |= home.in_shared_memory == home.chunks;
+      read_again |= home.in_registers + home.in_shared_memory < home.chunks;
+    }
+    EXPECT_TRUE(registers && shared && read_again)
+        << model::info(type).cpp << ": in registers " << registers << ", in shared memory " << shared
+        << ", read again " << read_again;
+  }
+}
+
 // Batches whose rows all fill an aligned stride run the kernel form the benchmark times (row length
-// and alignment known when compiling), in each register tier: short rows, long fp32 rows read once,
-// long 16-bit rows read again by every pass.
-TEST_F(SoftmaxOnGpu, whole_rows_of_every_register_tier_agree_with_the_model) {
+// and alignment known when compiling), in each tier.
+TEST_F(SoftmaxOnGpu, whole_rows_of_every_tier_agree_with_the_model) {
   for (const SoftmaxSpec& spec : every_spec()) {
     const gpu::SoftmaxOp op{spec.variant, spec.exp, SoftmaxImplementation::seam};
-    for (const auto& [rows, n] : {std::pair{64, 1024}, std::pair{16, 4096}, std::pair{4, 32768}})
+    for (const auto& [rows, n] : kWholeRowShapes)
       sweeps::expect_softmax_agrees(sweeps::softmax_batch(op, spec.type, sweeps::whole_rows(rows, n), n, "whole rows"));
+  }
+}
+
+// Rows past what shared memory holds, of odd lengths at an odd stride: the element-wise path of the
+// tier that reads a row again on every pass.
+TEST_F(SoftmaxOnGpu, rows_too_long_for_shared_memory_agree_with_the_model) {
+  const std::vector<sweeps::NamedRow> rows = {sweeps::length_row(131071), sweeps::length_row(65537), sweeps::length_row(3)};
+  for (const SoftmaxSpec& spec : every_spec()) {
+    const gpu::SoftmaxOp op{spec.variant, spec.exp, SoftmaxImplementation::seam};
+    sweeps::expect_softmax_agrees(sweeps::softmax_batch(op, spec.type, rows, 131073, "rows too long for shared memory"));
   }
 }
 

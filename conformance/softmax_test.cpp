@@ -290,6 +290,18 @@ TEST_F(SoftmaxOnGpu, rows_too_long_for_shared_memory_agree_with_the_model) {
   }
 }
 
+// Rows of odd lengths at a stride whose shared memory holds an SM to a few warps, which run the kernel
+// that may use 255 registers a thread (where three-pass keeps its 16-bit exponentials): the
+// element-wise paths of its register and shared chunks, and rows that end in either.
+TEST_F(SoftmaxOnGpu, odd_rows_of_the_widest_shared_rows_agree_with_the_model) {
+  std::vector<sweeps::NamedRow> rows;
+  for (int n : {32769, 32767, 16385, 4097, 2049, 33, 1}) rows.push_back(sweeps::length_row(n));
+  for (const SoftmaxSpec& spec : every_spec()) {
+    const gpu::SoftmaxOp op{spec.variant, spec.exp, SoftmaxImplementation::seam};
+    sweeps::expect_softmax_agrees(sweeps::softmax_batch(op, spec.type, rows, 32769, "odd rows at a stride of 32769"));
+  }
+}
+
 // Adding c to a row where every x + c is exact leaves every x - max, so every output bit, unchanged.
 TEST_F(SoftmaxOnGpu, shifting_a_row_by_an_exact_constant_keeps_every_bit) {
   for (const SoftmaxSpec& spec : every_spec()) {

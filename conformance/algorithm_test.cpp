@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "model/warp_algorithm.hpp"
-#include "sweeps/algorithm_sweep.hpp"
-#include "sweeps/documented.hpp"
-#include "testing/gpu_test.hpp"
+#include "families/algorithm/family.hpp"
+#include "families/algorithm/model.hpp"
+#include "harness/documented.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

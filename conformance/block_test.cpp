@@ -8,11 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "model/block_algorithm.hpp"
-#include "outcomes/outcomes.hpp"
-#include "sweeps/algorithm_sweep.hpp"
-#include "sweeps/block_sweep.hpp"
-#include "testing/gpu_test.hpp"
+#include "families/algorithm/family.hpp"
+#include "families/block/family.hpp"
+#include "families/block/model.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "testing/bounds.hpp"
+#include "core/bounds.hpp"
 
 namespace wc {
 namespace {

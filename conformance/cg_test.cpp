@@ -4,9 +4,9 @@
 // where it differs from the documents, lanes report a known deviation.
 #include <gtest/gtest.h>
 
-#include "model/cg.hpp"
-#include "sweeps/expect.hpp"
-#include "testing/gpu_test.hpp"
+#include "families/cg/model.hpp"
+#include "harness/expect.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

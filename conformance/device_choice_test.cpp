@@ -1,6 +1,6 @@
 // Device choice without a GPU: ctest's resource assignment, WARPCONF_DEVICE, and every malformed
 // value a process may be handed, each failing with a reason that names the variable and value.
-#include "gpu/device_choice.hpp"
+#include "core/device_choice.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // usable, so that driver-validation CI cannot pass with every GPU test skipped.
 #include <gtest/gtest.h>
 
-#include "gpu/device.hpp"
-#include "testing/gpu_test.hpp"
+#include "core/device.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

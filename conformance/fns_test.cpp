@@ -4,10 +4,10 @@
 
 #include <climits>
 
-#include "model/fns.hpp"
-#include "sweeps/documented.hpp"
-#include "sweeps/expect.hpp"
-#include "testing/gpu_test.hpp"
+#include "families/fns/model.hpp"
+#include "harness/documented.hpp"
+#include "harness/expect.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

@@ -11,17 +11,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "generators/draw.hpp"
-#include "generators/warp_case.hpp"
-#include "gpu/pattern_batch.hpp"
-#include "gpu/shuffle_batch.hpp"
-#include "gpu/vote_batch.hpp"
-#include "model/fns.hpp"
-#include "model/shuffle.hpp"
-#include "sweeps/expect.hpp"
-#include "testing/compare.hpp"
-#include "testing/deviations.hpp"
-#include "testing/gpu_test.hpp"
+#include "core/compare.hpp"
+#include "core/draw.hpp"
+#include "core/known_deviations.hpp"
+#include "core/warp_case.hpp"
+#include "families/fns/model.hpp"
+#include "families/pattern/family.hpp"
+#include "families/shuffle/family.hpp"
+#include "families/shuffle/model.hpp"
+#include "families/vote/family.hpp"
+#include "harness/expect.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

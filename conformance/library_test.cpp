@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "model/library_algorithm.hpp"
-#include "sweeps/expect.hpp"
-#include "testing/bounds.hpp"
-#include "testing/gpu_test.hpp"
+#include "core/bounds.hpp"
+#include "families/algorithm/library_model.hpp"
+#include "harness/expect.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

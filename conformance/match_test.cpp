@@ -2,11 +2,11 @@
 // ops over the eight types, colliding values, structured scenes and block shapes.
 #include <gtest/gtest.h>
 
-#include "model/match.hpp"
-#include "sweeps/documented.hpp"
-#include "sweeps/expect.hpp"
-#include "testing/gpu_test.hpp"
-#include "testing/params.hpp"
+#include "families/match/model.hpp"
+#include "harness/documented.hpp"
+#include "harness/expect.hpp"
+#include "harness/gpu_test.hpp"
+#include "harness/params.hpp"
 
 namespace wc {
 namespace {

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "model/warp_patterns.hpp"
-#include "sweeps/expect.hpp"
-#include "sweeps/pattern_sweep.hpp"
-#include "testing/gpu_test.hpp"
-#include "testing/seed.hpp"
+#include "core/seed.hpp"
+#include "families/pattern/family.hpp"
+#include "families/pattern/model.hpp"
+#include "harness/expect.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

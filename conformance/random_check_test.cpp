@@ -7,10 +7,11 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "generators/cases.hpp"
-#include "generators/random_check.hpp"
-#include "generators/shrink.hpp"
-#include "testing/seed.hpp"
+#include "core/random_check.hpp"
+#include "core/seed.hpp"
+#include "core/shrink.hpp"
+#include "families/shuffle/family.hpp"
+#include "families/vote/family.hpp"
 
 namespace wc {
 namespace {

@@ -3,11 +3,11 @@
 // compute capability 8.0 the GPU tests report NotSupported as Skipped.
 #include <gtest/gtest.h>
 
-#include "model/reduce.hpp"
-#include "sweeps/documented.hpp"
-#include "sweeps/expect.hpp"
-#include "testing/gpu_test.hpp"
-#include "testing/params.hpp"
+#include "families/reduce/model.hpp"
+#include "harness/documented.hpp"
+#include "harness/expect.hpp"
+#include "harness/gpu_test.hpp"
+#include "harness/params.hpp"
 
 namespace wc {
 namespace {

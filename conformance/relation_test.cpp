@@ -2,9 +2,9 @@
 // equal the model's, so a wrong intrinsic fails even where the two ways would agree with each other.
 #include <gtest/gtest.h>
 
-#include "gpu/reduce_batch.hpp"
-#include "sweeps/expect.hpp"
-#include "testing/gpu_test.hpp"
+#include "families/reduce/family.hpp"
+#include "harness/expect.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

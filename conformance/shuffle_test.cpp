@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "gpu/shuffle_batch.hpp"
-#include "model/shuffle.hpp"
-#include "sweeps/documented.hpp"
-#include "sweeps/expect.hpp"
-#include "testing/compare.hpp"
-#include "testing/gpu_test.hpp"
-#include "testing/params.hpp"
+#include "core/compare.hpp"
+#include "families/shuffle/family.hpp"
+#include "families/shuffle/model.hpp"
+#include "harness/documented.hpp"
+#include "harness/expect.hpp"
+#include "harness/gpu_test.hpp"
+#include "harness/params.hpp"
 
 namespace wc {
 namespace {

@@ -10,11 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "gpu/softmax_batch.hpp"
-#include "model/softmax.hpp"
-#include "testing/softmax_emulation.hpp"
-#include "sweeps/expect.hpp"
-#include "testing/gpu_test.hpp"
+#include "families/softmax/emulation.hpp"
+#include "families/softmax/family.hpp"
+#include "families/softmax/model.hpp"
+#include "harness/expect.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

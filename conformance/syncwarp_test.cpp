@@ -2,9 +2,9 @@
 // slot, syncs, and must then read every other lane's write, round after round.
 #include <gtest/gtest.h>
 
-#include "model/syncwarp.hpp"
-#include "sweeps/expect.hpp"
-#include "testing/gpu_test.hpp"
+#include "families/syncwarp/model.hpp"
+#include "harness/expect.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

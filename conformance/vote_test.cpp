@@ -2,10 +2,10 @@
 // and the GPU, then the sweeps of every op over the structured scenes and block shapes.
 #include <gtest/gtest.h>
 
-#include "model/vote.hpp"
-#include "sweeps/documented.hpp"
-#include "sweeps/expect.hpp"
-#include "testing/gpu_test.hpp"
+#include "families/vote/model.hpp"
+#include "harness/documented.hpp"
+#include "harness/expect.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "generators/cases.hpp"
-#include "generators/random_check.hpp"
-#include "model/warp_algorithm.hpp"
-#include "testing/gpu_test.hpp"
+#include "core/random_check.hpp"
+#include "families/algorithm/family.hpp"
+#include "families/algorithm/model.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

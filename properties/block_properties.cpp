@@ -6,11 +6,11 @@
 
 #include <string>
 
-#include "generators/block_cases.hpp"
-#include "generators/random_check.hpp"
-#include "generators/warp_gen.hpp"
-#include "model/block_algorithm.hpp"
-#include "testing/gpu_test.hpp"
+#include "core/random_check.hpp"
+#include "core/warp_gen.hpp"
+#include "families/block/family.hpp"
+#include "families/block/model.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

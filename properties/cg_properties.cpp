@@ -2,11 +2,10 @@
 // GPU against the model on random tiles, exits, arms and labels.
 #include <gtest/gtest.h>
 
-#include "generators/cases.hpp"
-#include "generators/random_check.hpp"
-#include "gpu/cg_batch.hpp"
-#include "model/cg.hpp"
-#include "testing/gpu_test.hpp"
+#include "core/random_check.hpp"
+#include "families/cg/family.hpp"
+#include "families/cg/model.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

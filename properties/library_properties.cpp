@@ -6,11 +6,11 @@
 
 #include <string>
 
-#include "generators/cases.hpp"
-#include "generators/random_check.hpp"
-#include "model/library_algorithm.hpp"
-#include "testing/bounds.hpp"
-#include "testing/gpu_test.hpp"
+#include "core/bounds.hpp"
+#include "core/random_check.hpp"
+#include "families/algorithm/family.hpp"
+#include "families/algorithm/library_model.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

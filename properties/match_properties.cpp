@@ -2,10 +2,10 @@
 // collide (+0 and -0, NaN payloads, 64-bit values equal in one half) over random scenes.
 #include <gtest/gtest.h>
 
-#include "generators/cases.hpp"
-#include "generators/random_check.hpp"
-#include "model/match.hpp"
-#include "testing/gpu_test.hpp"
+#include "core/random_check.hpp"
+#include "families/match/family.hpp"
+#include "families/match/model.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <string>
 
-#include "generators/cases.hpp"
-#include "generators/random_check.hpp"
-#include "model/warp_patterns.hpp"
-#include "testing/gpu_test.hpp"
+#include "core/random_check.hpp"
+#include "families/pattern/family.hpp"
+#include "families/pattern/model.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

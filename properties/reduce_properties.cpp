@@ -2,12 +2,11 @@
 // values, masks and exit patterns.
 #include <gtest/gtest.h>
 
-#include "generators/cases.hpp"
-#include "generators/random_check.hpp"
-#include "gpu/reduce_batch.hpp"
-#include "model/fns.hpp"
-#include "model/reduce.hpp"
-#include "testing/gpu_test.hpp"
+#include "core/random_check.hpp"
+#include "families/fns/model.hpp"
+#include "families/reduce/family.hpp"
+#include "families/reduce/model.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

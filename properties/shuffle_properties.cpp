@@ -2,10 +2,10 @@
 // random cases over the whole domain. Failures shrink and print a replay command.
 #include <gtest/gtest.h>
 
-#include "generators/cases.hpp"
-#include "generators/random_check.hpp"
-#include "model/shuffle.hpp"
-#include "testing/gpu_test.hpp"
+#include "core/random_check.hpp"
+#include "families/shuffle/family.hpp"
+#include "families/shuffle/model.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

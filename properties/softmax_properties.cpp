@@ -6,12 +6,11 @@
 #include <cmath>
 #include <string>
 
-#include "testing/softmax_emulation.hpp"
-#include "generators/random_check.hpp"
-#include "generators/softmax_cases.hpp"
-#include "model/softmax.hpp"
-#include "sweeps/softmax_sweep.hpp"
-#include "testing/gpu_test.hpp"
+#include "core/random_check.hpp"
+#include "families/softmax/emulation.hpp"
+#include "families/softmax/family.hpp"
+#include "families/softmax/model.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

@@ -2,11 +2,11 @@
 // model on random scenes, predicates, exit patterns and partial warps.
 #include <gtest/gtest.h>
 
-#include "generators/cases.hpp"
-#include "generators/random_check.hpp"
-#include "model/syncwarp.hpp"
-#include "model/vote.hpp"
-#include "testing/gpu_test.hpp"
+#include "core/random_check.hpp"
+#include "families/syncwarp/model.hpp"
+#include "families/vote/family.hpp"
+#include "families/vote/model.hpp"
+#include "harness/gpu_test.hpp"
 
 namespace wc {
 namespace {

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "gpu/batch.hpp"
-#include "perf/bench.hpp"
+#include "core/batch.hpp"
+#include "core/perf/bench.hpp"
 
 int main(int argc, char** argv) {
   wc::perf::Options options;

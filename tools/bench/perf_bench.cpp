@@ -6,10 +6,10 @@
 #include <iostream>
 #include <string>
 
-#include "gpu/batch.hpp"
-#include "perf/bench.hpp"
-#include "perf/records.hpp"
-#include "testing/results.hpp"
+#include "core/batch.hpp"
+#include "core/perf/bench.hpp"
+#include "core/perf/records.hpp"
+#include "core/records.hpp"
 
 int main(int argc, char** argv) {
   wc::perf::Options options;

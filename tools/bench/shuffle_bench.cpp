@@ -11,10 +11,9 @@
 #include <thread>
 #include <vector>
 
-#include "generators/cases.hpp"
-#include "generators/random_check.hpp"
-#include "gpu/device.hpp"
-#include "sweeps/shuffle_sweep.hpp"
+#include "core/device.hpp"
+#include "core/random_check.hpp"
+#include "families/shuffle/family.hpp"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "formats/deviations.hpp"
 #include "fuzz_target.hpp"
-#include "golden/deviations.hpp"
 
 namespace wc::fuzz {
 size_t accepted_inputs = 0;

@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 
+#include "formats/golden.hpp"
 #include "fuzz_target.hpp"
-#include "golden/format.hpp"
 
 namespace wc::fuzz {
 size_t accepted_inputs = 0;

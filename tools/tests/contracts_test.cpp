@@ -6,8 +6,8 @@
 #include <set>
 #include <sstream>
 
-#include "golden/contracts.hpp"
-#include "gpu/probe.hpp"
+#include "core/probe.hpp"
+#include "formats/contracts.hpp"
 #include "warpconf/probe.hpp"
 
 namespace wc::cli {

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "gpu/device_choice.hpp"
+#include "core/device_choice.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

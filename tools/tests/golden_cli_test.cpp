@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "golden/corpus.hpp"
-#include "golden/format.hpp"
-#include "testing/deviations.hpp"
+#include "core/corpus.hpp"
+#include "core/known_deviations.hpp"
+#include "formats/golden.hpp"
 #include "warpconf/cli.hpp"
 
 namespace wc {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "golden/deviations.hpp"
-#include "golden/format.hpp"
+#include "formats/deviations.hpp"
+#include "formats/golden.hpp"
 
 namespace wc::golden {
 namespace {

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "isolation/child_runner.hpp"
+#include "core/child_runner.hpp"
 
 namespace wc::isolation {
 namespace {

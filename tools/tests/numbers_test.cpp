@@ -3,7 +3,7 @@
 
 #include <climits>
 
-#include "model/types.hpp"
+#include "core/types.hpp"
 #include "warpconf/numbers.hpp"
 
 namespace wc {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "golden/perf.hpp"
-#include "perf/stats.hpp"
+#include "core/perf/stats.hpp"
+#include "formats/perf.hpp"
 #include "warpconf/cli.hpp"
 #include "warpconf/perf.hpp"
 

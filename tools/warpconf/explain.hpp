@@ -7,9 +7,9 @@
 #include <ostream>
 #include <string>
 
-#include "model/lanes.hpp"
-#include "model/warp_algorithm.hpp"
-#include "model/scene.hpp"
+#include "core/lanes.hpp"
+#include "core/scene.hpp"
+#include "families/algorithm/model.hpp"
 
 namespace wc::cli {
 

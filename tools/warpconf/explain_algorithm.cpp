@@ -3,8 +3,8 @@
 // --library cg, cub, cub_sum or cub_no_initial (and cub's --initial), the library's order-free model.
 #include <algorithm>
 
-#include "model/library_algorithm.hpp"
-#include "model/warp_algorithm.hpp"
+#include "families/algorithm/library_model.hpp"
+#include "families/algorithm/model.hpp"
 #include "warpconf/explain.hpp"
 #include "warpconf/numbers.hpp"
 

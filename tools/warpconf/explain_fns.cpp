@@ -2,7 +2,7 @@
 // offset take one int for every lane or 32. Lanes in --exited make no call.
 #include <climits>
 
-#include "model/fns.hpp"
+#include "families/fns/model.hpp"
 #include "warpconf/explain.hpp"
 #include "warpconf/numbers.hpp"
 

@@ -1,7 +1,7 @@
 // `warpconf explain` for match_any and match_all; match_all lanes also carry the predicate.
 #include <algorithm>
 
-#include "model/match.hpp"
+#include "families/match/model.hpp"
 #include "warpconf/explain.hpp"
 #include "warpconf/numbers.hpp"
 

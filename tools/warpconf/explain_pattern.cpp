@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "model/warp_patterns.hpp"
+#include "families/pattern/model.hpp"
 #include "warpconf/explain.hpp"
 #include "warpconf/numbers.hpp"
 

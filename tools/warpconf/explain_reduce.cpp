@@ -2,7 +2,7 @@
 // reduce_or, reduce_xor (u32).
 #include <cstdio>
 
-#include "model/reduce.hpp"
+#include "families/reduce/model.hpp"
 #include "warpconf/explain.hpp"
 #include "warpconf/numbers.hpp"
 

@@ -1,7 +1,7 @@
 // `warpconf explain` for the shuffle family.
 #include <climits>
 
-#include "model/shuffle.hpp"
+#include "families/shuffle/model.hpp"
 #include "warpconf/explain.hpp"
 #include "warpconf/numbers.hpp"
 

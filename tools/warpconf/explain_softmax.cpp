@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/softmax.hpp"
+#include "families/softmax/model.hpp"
 #include "warpconf/explain.hpp"
 #include "warpconf/numbers.hpp"
 

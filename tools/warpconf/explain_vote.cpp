@@ -1,7 +1,7 @@
 // `warpconf explain` for the votes: all, any, uni, ballot. --pred is the mask of lanes whose
 // predicate is true.
 
-#include "model/vote.hpp"
+#include "families/vote/model.hpp"
 #include "warpconf/explain.hpp"
 #include "warpconf/numbers.hpp"
 

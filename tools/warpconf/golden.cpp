@@ -9,14 +9,14 @@
 #include <set>
 #include <sstream>
 
-#include "golden/corpus.hpp"
-#include "golden/deviations.hpp"
-#include "golden/format.hpp"
-#include "golden/judge.hpp"
-#include "gpu/batch.hpp"
-#include "gpu/device.hpp"
-#include "testing/deviations.hpp"
-#include "testing/results.hpp"
+#include "core/batch.hpp"
+#include "core/corpus.hpp"
+#include "core/device.hpp"
+#include "core/judge.hpp"
+#include "core/known_deviations.hpp"
+#include "core/records.hpp"
+#include "formats/deviations.hpp"
+#include "formats/golden.hpp"
 #include "warpconf/numbers.hpp"
 
 namespace wc::cli {

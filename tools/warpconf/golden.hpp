@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "golden/format.hpp"
+#include "formats/golden.hpp"
 
 namespace wc::cli {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "model/lanes.hpp"
-#include "model/types.hpp"
+#include "core/lanes.hpp"
+#include "core/types.hpp"
 
 namespace wc::cli {
 

@@ -9,9 +9,9 @@
 #include <set>
 #include <sstream>
 
-#include "gpu/device.hpp"
-#include "perf/records.hpp"
-#include "testing/results.hpp"
+#include "core/device.hpp"
+#include "core/perf/records.hpp"
+#include "core/records.hpp"
 #include "warpconf/golden.hpp"
 #include "warpconf/numbers.hpp"
 

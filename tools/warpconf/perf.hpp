@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "golden/perf.hpp"
-#include "perf/bench.hpp"
-#include "perf/stats.hpp"
+#include "core/perf/bench.hpp"
+#include "core/perf/stats.hpp"
+#include "formats/perf.hpp"
 
 namespace wc::cli {
 

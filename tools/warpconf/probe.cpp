@@ -9,10 +9,10 @@
 #include <set>
 #include <sstream>
 
-#include "golden/format.hpp"
-#include "gpu/device.hpp"
-#include "testing/deviations.hpp"
-#include "testing/results.hpp"
+#include "core/device.hpp"
+#include "core/known_deviations.hpp"
+#include "core/records.hpp"
+#include "formats/golden.hpp"
 #include "warpconf/numbers.hpp"
 
 namespace wc::cli {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "golden/contracts.hpp"
-#include "gpu/probe.hpp"
-#include "isolation/child_runner.hpp"
+#include "core/child_runner.hpp"
+#include "core/probe.hpp"
+#include "formats/contracts.hpp"
 
 namespace wc::cli {
 

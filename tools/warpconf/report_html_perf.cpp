@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "golden/perf.hpp"
+#include "formats/perf.hpp"
 #include "warpconf/report_html.hpp"
 
 namespace wc::cli::html {

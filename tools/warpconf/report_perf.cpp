@@ -4,8 +4,8 @@
 #include <cmath>
 #include <set>
 
-#include "golden/perf.hpp"
-#include "perf/stats.hpp"
+#include "core/perf/stats.hpp"
+#include "formats/perf.hpp"
 #include "warpconf/numbers.hpp"
 #include "warpconf/report.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <set>
 
-#include "testing/results.hpp"
+#include "core/records.hpp"
 #include "warpconf/numbers.hpp"
 
 namespace wc::cli {

@@ -17,8 +17,8 @@
 #include <optional>
 #include <set>
 
-#include "testing/results.hpp"
-#include "testing/seed.hpp"
+#include "core/records.hpp"
+#include "core/seed.hpp"
 #include "warpconf/numbers.hpp"
 #include "warpconf/report_inputs.hpp"
 

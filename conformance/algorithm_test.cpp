@@ -181,10 +181,10 @@ TEST_F(AlgorithmDocumentedOnGpu, gives_the_documented_result) {
     b.op = {ex.algorithm, ex.op, gpu::Implementation::seam};
     b.type = ex.type;
     b.scenes = {model::uniform_scene(ex.mask, ex.exited)};
-    const gpu::AlgorithmInputs<gpu::TableRef> t = gpu::tables<gpu::AlgorithmInputs>(b);
+    auto& t = b.tables;
     t.width = {uniform<int32_t>(ex.width)};
     t.value = {ex.values};
-    b.cases = {{0, 0, 0, 0}};
+    b.cases = {{}};
     sweeps::expect_gpu_gives_documented(b, {{example_text(ex), ex.lanes}});
   }
 }

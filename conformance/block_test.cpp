@@ -11,6 +11,7 @@
 #include "families/algorithm/family.hpp"
 #include "families/block/family.hpp"
 #include "families/block/model.hpp"
+#include "harness/expect.hpp"
 #include "harness/gpu_test.hpp"
 
 namespace wc {
@@ -152,7 +153,7 @@ void write_model_results(const gpu::BlockBatch& b, gpu::WarpResults& r) {
   r.bits.resize(r.cases * r.outputs);
   r.wrote.resize(r.cases * r.outputs);
   for (size_t c = 0; c < r.cases; ++c) {
-    const std::vector<model::LaneOutcome> want = gpu::model_outcome(b, c);
+    const std::vector<model::LaneOutcome> want = gpu::outcome(b, c);
     for (size_t i = 0; i < r.outputs; ++i) {
       const model::LaneOutcome& w = want[i];
       r.bits[c * r.outputs + i] = !model::has_value(w) ? 7 : w.tolerance ? bits_of(b.type, w.tolerance->exact) : w.bits;
@@ -166,13 +167,13 @@ TEST(BlockAlgorithm, comparison_passes_the_models_results_and_catches_one_wrong_
     const gpu::BlockBatch b = sweeps::block_batch({AlgorithmOp::sum, impl}, Type::f32, {65, 1, 1});
     gpu::WarpResults r;
     write_model_results(b, r);
-    const testing::CheckReport clean = testing::check_batch(b, r);
+    const testing::CheckReport clean = gen::check_batch(b, r).report;
     EXPECT_TRUE(clean.clean()) << gpu::block_text(b.op) << ": " << clean.bad_lanes() << " bad, "
                                << clean.tally.compared() << " compared";
     // Thread 0's second reduction of case 3 written wrong by 1.5: thread 0 is compared by both models.
     const size_t at = 3 * r.outputs + 65;
     r.bits[at] = bits_of(b.type, model::floating_value(b.type, r.bits[at]) + 1.5);
-    const testing::CheckReport bad = testing::check_batch(b, r);
+    const testing::CheckReport bad = gen::check_batch(b, r).report;
     EXPECT_EQ(bad.bad_lanes(), 1u) << gpu::block_text(b.op);
     EXPECT_EQ(bad.wrong_values, 1u) << gpu::block_text(b.op);
     ASSERT_TRUE(bad.first);
@@ -194,7 +195,7 @@ TEST_F(BlockAlgorithmOnGpu, gives_every_thread_the_worked_out_total) {
     b.values.insert(b.values.end(), v.begin(), v.end());
     b.scenario = {"every thread calls", example_text(ex)};
     ASSERT_EQ(model::block_reduce(ex.op, ex.type, v)[0].bits, ex.total) << example_text(ex);
-    sweeps::expect_gpu_agrees_on_batches({b}, sweeps::shape_text(ex.block));
+    sweeps::expect_gpu_agrees_on_batches(std::vector<gpu::BlockBatch>{b}, sweeps::shape_text(ex.block));
   }
 }
 

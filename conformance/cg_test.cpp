@@ -4,6 +4,7 @@
 // where it differs from the documents, lanes report a known deviation.
 #include <gtest/gtest.h>
 
+#include "families/cg/family.hpp"
 #include "families/cg/model.hpp"
 #include "harness/expect.hpp"
 #include "harness/gpu_test.hpp"
@@ -155,13 +156,13 @@ TEST(CgSweepCoverage, holds_all_true_tiles_and_all_true_partitions_of_every_size
     const gpu::PartitionBatch partitions = sweeps::partition_batch(PartitionKind::binary, size);
     bool all_true = false, partition_all_true = false;
     for (size_t c = 0; c < all.cases.size() && !all_true; ++c) {
-      const model::WarpOutcome out = gpu::model_outcome(all, c);
+      const model::WarpOutcome out = gpu::outcome(all, c);
       for (int lane = 0; lane < 32; ++lane)
         all_true = all_true || (model::has_value(out[lane]) && out[lane].bits == 1 && out[lane].known == nullptr);
     }
     for (size_t c = 0; c < partitions.cases.size() && !partition_all_true; ++c) {
-      const model::WarpOutcome out = gpu::model_outcome(partitions, c);
-      const auto& pred = gpu::inputs<gpu::PartitionInputs>(partitions, c).predicate;
+      const model::WarpOutcome out = gpu::outcome(partitions, c);
+      const auto& pred = gpu::inputs(partitions, c).predicate;
       for (int lane = 0; lane < 32; ++lane)
         partition_all_true = partition_all_true ||
                              (model::has_value(out[lane]) && pred[lane] != 0 && (out[lane].bits & 0xFFFF) == 1 &&

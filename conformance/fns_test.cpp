@@ -4,6 +4,7 @@
 
 #include <climits>
 
+#include "families/fns/family.hpp"
 #include "families/fns/model.hpp"
 #include "harness/documented.hpp"
 #include "harness/expect.hpp"
@@ -62,11 +63,11 @@ TEST_F(FnsDocumentedOnGpu, gives_the_documented_result) {
     bases[i] = static_cast<int32_t>(kFnsExamples[i].base);
     offsets[i] = kFnsExamples[i].offset;
   }
-  const gpu::FnsInputs<gpu::TableRef> t = gpu::tables<gpu::FnsInputs>(b);
+  auto& t = b.tables;
   t.mask = {masks};
   t.offset = {offsets};
   t.base = {bases};
-  b.cases = {{0, 0, 0, 0}};
+  b.cases = {{}};
   sweeps::DocumentedExample lanes{"the PTX ISA's fns examples, one a lane", {}};
   for (size_t i = 0; i < std::size(kFnsExamples); ++i) {
     const FnsExample& ex = kFnsExamples[i];

@@ -15,8 +15,11 @@
 #include "core/draw.hpp"
 #include "core/known_deviations.hpp"
 #include "core/warp_case.hpp"
+#include "families/cg/family.hpp"
+#include "families/fns/family.hpp"
 #include "families/fns/model.hpp"
 #include "families/pattern/family.hpp"
+#include "families/reduce/family.hpp"
 #include "families/shuffle/family.hpp"
 #include "families/shuffle/model.hpp"
 #include "families/vote/family.hpp"
@@ -35,7 +38,7 @@ void write_model_results(const Batch& b, gpu::WarpResults& out) {
   out.bits.resize(out.cases * 32);
   out.wrote.resize(out.cases * 32);
   for (size_t c = 0; c < out.cases; ++c) {
-    const model::WarpOutcome want = gpu::model_outcome(b, c);
+    const model::WarpOutcome want = gpu::outcome(b, c);
     for (int lane = 0; lane < 32; ++lane) {
       const bool calls = want[lane].cls != LaneClass::not_called;
       // An undefined lane's value is whatever the hardware gives; any value must pass.
@@ -135,19 +138,19 @@ TEST(CompareHarness, finds_one_planted_bad_lane_in_a_sweep_and_names_it) {
   const gpu::ShuffleBatch b = sweeps::sweep_batch(model::ShuffleOp::bfly, model::Type::f16);
   gpu::WarpResults results;
   write_model_results(b, results);
-  ASSERT_TRUE(testing::check_batch(b, results).clean());
+  ASSERT_TRUE(gen::check_batch(b, results).report.clean());
 
   // Plant a bug in a compared lane far into the batch.
   size_t planted = b.cases.size() * 3 / 4 * 32;
-  while (gpu::model_outcome(b, planted / 32)[planted % 32].cls != LaneClass::ptx_defined) ++planted;
+  while (gpu::outcome(b, planted / 32)[planted % 32].cls != LaneClass::ptx_defined) ++planted;
   results.bits[planted] ^= 0x8000;
-  const testing::CheckReport report = testing::check_batch(b, results);
+  const testing::CheckReport report = gen::check_batch(b, results).report;
   EXPECT_EQ(report.bad_lanes(), 1u);
   ASSERT_TRUE(report.first.has_value());
   EXPECT_EQ(report.first->case_index, planted / 32);
   EXPECT_EQ(report.first->lane, static_cast<int>(planted % 32));
   const std::string diff = testing::diff_text(
-      report, [&](size_t c, int lane) { return sweeps::describe(b, c, lane); }, sweeps::hex_digits(b.type));
+      report, [&](size_t c, int lane) { return gpu::describe(b, c, lane); }, sweeps::hex_digits(b.type));
   EXPECT_NE(diff.find("explain shfl_xor --mask"), std::string::npos) << diff;
   EXPECT_NE(diff.find("--type f16 "), std::string::npos) << diff;
   EXPECT_NE(diff.find("lane " + std::to_string(planted % 32)), std::string::npos) << diff;
@@ -159,58 +162,53 @@ TEST(CompareHarness, takes_coalesced_groups_from_the_inputs_not_from_the_gpu) {
   const gpu::CoalescedBatch b = sweeps::coalesced_batch(model::CoalescedOp::size, gpu::CoalescedSource::active_threads);
   gpu::WarpResults results;
   write_model_results(b, results);
-  ASSERT_TRUE(testing::check_batch(b, results).clean());
+  ASSERT_TRUE(gen::check_batch(b, results).report.clean());
   for (size_t c = 0; c < results.cases; ++c)
     for (int lane = 0; lane < 32; ++lane)
       if (results.wrote[c * 32 + lane]) results.bits[c * 32 + lane] = (uint64_t{1} << (32 + lane)) | 1u;
-  const testing::CheckReport report = testing::check_batch(b, results);
+  const testing::CheckReport report = gen::check_batch(b, results).report;
   EXPECT_GT(report.bad_lanes(), 0u);
   ASSERT_TRUE(report.first.has_value());
   EXPECT_NE(report.first->want.bits >> 32, uint64_t{1} << report.first->lane) << "the model's group is not the GPU's";
 }
 
-// A family's named inputs are views of the batch's generic tables, which upload() sends the device:
-// a case reads the rows its CaseRow names, a table left empty reads as zeros (as the device's copy
-// does), and the builders write the tables and row indices that the field's kStored entry says.
-TEST(NamedInputs, read_and_write_the_generic_tables_each_field_names) {
+// A family's named inputs are typed tables: a case reads the row of each table its CaseRow names, a
+// table left empty reads as zeros (as the device's copy does), and add_every_case puts the first input
+// outermost, the order the golden corpus's cases were recorded in.
+TEST(NamedInputs, a_case_reads_the_rows_its_case_row_names) {
   gpu::ShuffleBatch b;
-  const gpu::ShuffleInputs<gpu::TableRef> t = gpu::tables<gpu::ShuffleInputs>(b);
-  t.lane_arg = {sweeps::uniform<int32_t>(1), sweeps::uniform<int32_t>(2)};
-  t.width = {sweeps::uniform<int32_t>(8), sweeps::uniform<int32_t>(16), sweeps::uniform<int32_t>(32)};
-  gpu::CaseRow row{0, 0, 0, 0};
-  const gpu::ShuffleInputs<gpu::RowIndexRef> at = gpu::row_indices<gpu::ShuffleInputs>(row);
-  at.lane_arg = 1;
-  at.width = 2;
+  b.tables.lane_arg = {sweeps::uniform<int32_t>(1), sweeps::uniform<int32_t>(2)};
+  b.tables.width = {sweeps::uniform<int32_t>(8), sweeps::uniform<int32_t>(16), sweeps::uniform<int32_t>(32)};
+  gpu::CaseRow<gpu::ShuffleCalls> row;
+  row.rows.lane_arg = 1;
+  row.rows.width = 2;
   b.cases = {row};
-  EXPECT_EQ(b.args.size(), 2u);
-  EXPECT_EQ(b.args2.size(), 3u);
-  EXPECT_TRUE(b.values.empty());
-  EXPECT_EQ(row.arg, 1u);
-  EXPECT_EQ(row.arg2, 2u);
-  const gpu::ShuffleInputs<gpu::RowView> in = gpu::inputs<gpu::ShuffleInputs>(b, 0);
-  EXPECT_EQ(&in.lane_arg, &b.args[1]);
-  EXPECT_EQ(&in.width, &b.args2[2]);
+  const auto in = gpu::inputs(b, 0);
+  EXPECT_EQ(in.lane_arg.row, &b.tables.lane_arg[1]);
+  EXPECT_EQ(in.width.row, &b.tables.width[2]);
   EXPECT_EQ(in.value, model::PerLane<uint64_t>{});
 
-  // A family that skips a generic table: its second field is the values table, not args2.
-  gpu::PatternBatch p;
-  gpu::tables<gpu::PatternInputs>(p).value = {sweeps::uniform<uint64_t>(7)};
-  gpu::CaseRow pattern_row{0, 0, 0, 0};
-  gpu::row_indices<gpu::PatternInputs>(pattern_row).value = 5;
-  EXPECT_EQ(p.values.size(), 1u);
-  EXPECT_TRUE(p.args2.empty());
-  EXPECT_EQ(pattern_row.value, 5u);
-  EXPECT_EQ(pattern_row.arg2, 0u);
+  b.cases.clear();
+  b.scenes = {model::uniform_scene(model::kFullMask), model::uniform_scene(0xffff)};
+  sweeps::add_every_case(b);
+  ASSERT_EQ(b.cases.size(), 2u * 2u * 3u * 1u);
+  EXPECT_EQ(b.cases[1].rows.width, 1u);
+  EXPECT_EQ(b.cases[1].rows.lane_arg, 0u);
+  EXPECT_EQ(b.cases[3].rows.lane_arg, 1u);
+  EXPECT_EQ(b.cases[3].rows.width, 0u);
+  EXPECT_EQ(b.cases[6].scene, 1u);
+  EXPECT_EQ(b.cases[6].rows.lane_arg, 0u);
 
-  gen::WarpCase<model::VoteOp> c;
-  EXPECT_EQ(&gen::inputs<gpu::VoteInputs>(c).predicate, &c.arg);
+  std::vector<std::string> names;
+  gpu::ShuffleInputs<gpu::Table>::each([&](const char* name, const auto&) { names.push_back(name); }, b.tables);
+  EXPECT_EQ(names, (std::vector<std::string>{"lane_arg", "width", "value"}));
 }
 
 TEST(CompareHarness, counts_every_lane_once_per_class) {
   const gpu::ShuffleBatch b = sweeps::sweep_batch(model::ShuffleOp::idx, model::Type::i32);
   gpu::WarpResults results;
   write_model_results(b, results);
-  const testing::CheckReport report = testing::check_batch(b, results);
+  const testing::CheckReport report = gen::check_batch(b, results).report;
   const testing::LaneTally& t = report.tally;
   EXPECT_EQ(t.cases, b.cases.size());
   EXPECT_EQ(t.of(LaneClass::defined) + t.of(LaneClass::ptx_defined) + t.of(LaneClass::undefined) +
@@ -332,12 +330,12 @@ std::string bits_from_repro(const std::string& repro, int lane) {
 // the first case from `case_index` on with a lane the model fixes.
 template <class Batch>
 void expect_repro_reproduces(const Batch& b, size_t case_index, int digits) {
-  model::WarpOutcome want = gpu::model_outcome(b, case_index);
-  while (std::none_of(want.begin(), want.end(), model::has_value)) want = gpu::model_outcome(b, ++case_index);
+  model::WarpOutcome want = gpu::outcome(b, case_index);
+  while (std::none_of(want.begin(), want.end(), model::has_value)) want = gpu::outcome(b, ++case_index);
   int checked = 0;
   for (int lane = 0; lane < 32 && checked < 2; ++lane) {
     if (!model::has_value(want[lane])) continue;
-    const std::string repro = sweeps::describe(b, case_index, lane).repro;
+    const std::string repro = gpu::describe(b, case_index, lane).repro;
     EXPECT_EQ(bits_from_repro(repro, lane), sweeps::hex_bits(want[lane].bits & 0xFFFFFFFFFFFFFFFFull, digits))
         << repro;
     ++checked;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/bounds.hpp"
+#include "families/algorithm/family.hpp"
 #include "families/algorithm/library_model.hpp"
 #include "harness/expect.hpp"
 #include "harness/gpu_test.hpp"
@@ -183,7 +184,7 @@ TEST(LibraryComparison, accepts_another_order_and_catches_a_dropped_element) {
     out.bits.resize(out.cases * 32);
     out.wrote.resize(out.cases * 32);
     for (size_t c = 0; c < out.cases; ++c) {
-      const model::PerLane<uint64_t>& value = gpu::inputs<gpu::AlgorithmInputs>(b, c).value;
+      const model::PerLane<uint64_t>& value = gpu::inputs(b, c).value;
       const int width = gpu::algorithm_width(b, c);
       const model::Scene scene = gpu::scene_of(b.scenes[b.cases[c].scene], b.block, c);
       const uint32_t calling = model::callers(scene);
@@ -200,10 +201,10 @@ TEST(LibraryComparison, accepts_another_order_and_catches_a_dropped_element) {
   };
   gpu::WarpResults descending, dropped;
   fill(false, descending);
-  const testing::CheckReport good = testing::check_batch(b, descending);
-  EXPECT_TRUE(good.clean()) << testing::diff_text(good, [&](size_t c, int l) { return sweeps::describe(b, c, l); }, 8);
+  const testing::CheckReport good = gen::check_batch(b, descending).report;
+  EXPECT_TRUE(good.clean()) << testing::diff_text(good, [&](size_t c, int l) { return gpu::describe(b, c, l); }, 8);
   fill(true, dropped);
-  const testing::CheckReport bad = testing::check_batch(b, dropped);
+  const testing::CheckReport bad = gen::check_batch(b, dropped).report;
   EXPECT_GT(bad.wrong_values, 0u) << "dropping an element must leave the bound";
 }
 
@@ -215,11 +216,11 @@ TEST(LibrarySweeps, keep_the_contract_and_compare_lanes) {
         ASSERT_FALSE(b.cases.empty()) << sweeps::shape_text(shape);
         uint64_t compared = 0;
         for (size_t c = 0; c < b.cases.size(); ++c) {
-          const gpu::CaseRow& row = b.cases[c];
+          const auto& row = b.cases[c];
           ASSERT_TRUE(model::keeps_library_contract(gpu::scene_of(b.scenes[row.scene], b.block, c),
                                                     gpu::algorithm_width(b, c)))
-              << sweeps::describe(b, c, 0).name;
-          for (const auto& o : gpu::model_outcome(b, c)) compared += model::has_value(o) ? 1 : 0;
+              << gpu::describe(b, c, 0).name;
+          for (const auto& o : gpu::outcome(b, c)) compared += model::has_value(o) ? 1 : 0;
         }
         EXPECT_GT(compared, 0u) << sweeps::shape_text(shape);
       }

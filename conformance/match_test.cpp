@@ -2,6 +2,8 @@
 // ops over the eight types, colliding values, structured scenes and block shapes.
 #include <gtest/gtest.h>
 
+#include "families/match/family.hpp"
+#include "families/shuffle/family.hpp"
 #include "families/match/model.hpp"
 #include "harness/documented.hpp"
 #include "harness/expect.hpp"
@@ -77,8 +79,8 @@ TEST_F(MatchDocumentedOnGpu, gives_the_documented_result) {
     b.op = ex.op;
     b.type = ex.type;
     b.scenes = {model::uniform_scene(ex.mask, ex.exited)};
-    gpu::tables<gpu::MatchInputs>(b).value = {alternating(ex.even_value, ex.odd_value)};
-    b.cases = {{0, 0, 0, 0}};
+    b.tables.value = {alternating(ex.even_value, ex.odd_value)};
+    b.cases = {{}};
     sweeps::expect_gpu_gives_documented(b, {{ex.claim, {{ex.lane, ex.want}}}});
   }
 }
@@ -128,9 +130,9 @@ TEST_P(MatchPartitionOnGpu, classes_partition_the_participants) {
     }
     return law;
   });
-  testing::CheckInfo info = sweeps::check_info(b);
+  testing::CheckInfo info = gpu::check_info(b);
   info.arguments += "; the law on the GPU's output, not the model";
-  testing::expect_agrees(report, [&](size_t c, int lane) { return sweeps::describe(b, c, lane); },
+  testing::expect_agrees(report, [&](size_t c, int lane) { return gpu::describe(b, c, lane); },
                          sweeps::hex_digits(model::Type::u32), info);
 }
 

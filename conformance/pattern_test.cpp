@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/seed.hpp"
+#include "families/algorithm/family.hpp"
 #include "families/pattern/family.hpp"
 #include "families/pattern/model.hpp"
 #include "harness/expect.hpp"
@@ -205,7 +206,7 @@ void write_model_results(const gpu::PatternBatch& b, gpu::WarpResults& out) {
   out.bits.resize(out.cases * out.outputs);
   out.wrote.resize(out.cases * out.outputs);
   for (size_t c = 0; c < out.cases; ++c) {
-    const auto want = gpu::model_outcome(b, c);
+    const auto want = gpu::outcome(b, c);
     for (size_t i = 0; i < out.outputs; ++i) {
       const bool written = want[i].cls != LaneClass::not_called;
       out.bits[c * out.outputs + i] = !written ? gpu::kSentinel : want[i].cls == LaneClass::undefined ? 0 : want[i].bits;
@@ -220,27 +221,27 @@ TEST(PatternHarness, checks_every_output_of_a_compaction) {
   const gpu::PatternBatch b = sweeps::pattern_batch({WarpPattern::compact}, Type::f32);
   gpu::WarpResults results;
   write_model_results(b, results);
-  ASSERT_TRUE(testing::check_batch(b, results).clean());
+  ASSERT_TRUE(gen::check_batch(b, results).report.clean());
   // A case with a count and a slot past it: lanes call, and not every lane keeps its value.
   size_t c = 0, count = 0, unwritten = 0;
   for (; c < b.cases.size(); ++c) {
-    const auto want = gpu::model_outcome(b, c);
+    const auto want = gpu::outcome(b, c);
     for (count = 32; count < 64 && !model::has_value(want[count]);) ++count;
     for (unwritten = 0; unwritten < 32 && want[unwritten].cls != LaneClass::not_called;) ++unwritten;
     if (count < 64 && unwritten < 32) break;
   }
   ASSERT_LT(c, b.cases.size());
   results.bits[c * 64 + count] += 1;
-  const testing::CheckReport wrong_count = testing::check_batch(b, results);
+  const testing::CheckReport wrong_count = gen::check_batch(b, results).report;
   ASSERT_EQ(wrong_count.bad_lanes(), 1u);
   EXPECT_EQ(wrong_count.first->lane, static_cast<int>(count));
   const std::string diff = testing::diff_text(
-      wrong_count, [&](size_t i, int output) { return sweeps::describe(b, i, output); }, 8);
+      wrong_count, [&](size_t i, int output) { return gpu::describe(b, i, output); }, 8);
   EXPECT_NE(diff.find("explain compact --mask"), std::string::npos) << diff;
   EXPECT_NE(diff.find("--show counts"), std::string::npos) << diff;
   results.bits[c * 64 + count] -= 1;
   results.wrote[c * 64 + unwritten] = 1;
-  const testing::CheckReport stray = testing::check_batch(b, results);
+  const testing::CheckReport stray = gen::check_batch(b, results).report;
   ASSERT_EQ(stray.bad_lanes(), 1u);
   EXPECT_EQ(stray.first->lane, static_cast<int>(unwritten));
   EXPECT_EQ(stray.first->want.rule->id, "pattern.compact.unwritten");
@@ -256,10 +257,10 @@ TEST_F(PatternDocumentedOnGpu, gives_the_documented_result) {
     b.op = {ex.pattern, ex.op, gpu::PatternImplementation::seam};
     b.type = ex.type;
     b.scenes = {model::uniform_scene(ex.mask, ex.exited)};
-    const gpu::PatternInputs<gpu::TableRef> t = gpu::tables<gpu::PatternInputs>(b);
+    auto& t = b.tables;
     t.flag = {ex.flags};
     t.value = {ex.values};
-    b.cases = {{0, 0, 0, 0}};
+    b.cases = {{}};
     b.scenario = {"documented example", example_text(ex)};
     gpu::WarpResults results;
     if (!sweeps::run_or_record_error(b, results)) continue;
@@ -281,7 +282,7 @@ TEST_F(PatternDocumentedOnGpu, gives_the_documented_result) {
     const testing::CheckReport report = testing::check_all(results, [&](size_t) { return want; });
     testing::expect_agrees(
         report, [&](size_t, int) { return testing::CaseText{example_text(ex), testing::rerun_command()}; },
-        sweeps::result_digits(b), sweeps::check_info(b));
+        gpu::result_digits(b), gpu::check_info(b));
   }
 }
 

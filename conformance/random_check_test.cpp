@@ -3,11 +3,12 @@
 // with its seed and a replay command.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
 
 #include <numeric>
 #include <stdexcept>
 
-#include "core/random_check.hpp"
+#include "harness/random_check.hpp"
 #include "core/seed.hpp"
 #include "core/shrink.hpp"
 #include "families/shuffle/family.hpp"
@@ -19,9 +20,7 @@ namespace {
 using gen::Choices;
 using gen::Draw;
 
-gpu::ShuffleInputs<gpu::RowView> shuffle_inputs(const gen::WarpCase<model::ShuffleOp>& c) {
-  return gen::inputs<gpu::ShuffleInputs>(c);
-}
+const gpu::ShuffleInputs<gpu::LaneRow>& shuffle_inputs(const gen::WarpCase<gpu::ShuffleCalls>& c) { return c.inputs; }
 
 TEST(Draw, gives_the_same_cases_for_the_same_seed_and_index) {
   for (uint64_t index : {0ull, 1ull, 12345ull}) {
@@ -41,7 +40,7 @@ TEST(Draw, replays_recorded_choices_and_reads_zeros_past_their_end) {
   const auto original = gen::vote_case(recorded, model::VoteOp::ballot);
   Draw replay(recorded.choices());
   const auto again = gen::vote_case(replay, model::VoteOp::ballot);
-  EXPECT_EQ(gen::inputs<gpu::VoteInputs>(original).predicate, gen::inputs<gpu::VoteInputs>(again).predicate);
+  EXPECT_EQ(original.inputs.predicate, again.inputs.predicate);
   EXPECT_EQ(original.scene.exited, again.scene.exited);
   Draw empty(Choices{});
   const auto simplest = gen::shuffle_case(empty, model::ShuffleOp::idx, model::Type::i32);
@@ -73,18 +72,18 @@ TEST(Draw, orders_small_ints_from_zero_covering_the_range_once) {
 // Cases drawn on all cores are the cases drawn one by one, and batching them for launch loses none:
 // each batch row holds the case its origin names, in a block of its lanes launched.
 TEST(RandomCases, are_drawn_on_all_cores_and_batched_without_loss) {
-  const gen::CaseGen<model::ShuffleOp> shuffles = [](Draw& d) {
+  const gen::CaseGen<gpu::ShuffleCalls> shuffles = [](Draw& d) {
     return gen::shuffle_case(d, model::ShuffleOp::down, model::Type::u64);
   };
-  const std::vector<gen::WarpCase<model::ShuffleOp>> cases = gen::detail::draw_cases(shuffles, 99, 1000, 5000);
+  const std::vector<gen::WarpCase<gpu::ShuffleCalls>> cases = gen::detail::draw_cases<gpu::ShuffleCalls>(shuffles, 99, 1000, 5000);
   ASSERT_EQ(cases.size(), 5000u);
   size_t batched = 0;
-  for (const gen::CaseBatch<model::ShuffleOp>& cb : gen::to_batches(cases, {"random", "random"})) {
+  for (const gen::CaseBatch<gpu::ShuffleBatch>& cb : gen::to_batches(cases, {"random", "random"})) {
     ASSERT_EQ(cb.origin.size(), cb.batch.cases.size());
     for (size_t row = 0; row < cb.origin.size(); ++row) {
       Draw alone(99, 1000 + cb.origin[row]);
       const auto want = shuffles(alone);
-      const gpu::ShuffleInputs<gpu::RowView> got = gpu::inputs<gpu::ShuffleInputs>(cb.batch, row);
+      const auto got = gpu::inputs(cb.batch, row);
       EXPECT_EQ(got.value, shuffle_inputs(want).value);
       EXPECT_EQ(got.lane_arg, shuffle_inputs(want).lane_arg);
       EXPECT_EQ(got.width, shuffle_inputs(want).width);
@@ -94,6 +93,17 @@ TEST(RandomCases, are_drawn_on_all_cores_and_batched_without_loss) {
     batched += cb.origin.size();
   }
   EXPECT_EQ(batched, cases.size());
+}
+
+// The shrinker's smaller values are RapidCheck's shrink::integral's, in its order, without its library.
+TEST(Shrinking, shrinks_a_choice_as_rapidcheck_shrinks_an_unsigned_integral) {
+  for (uint64_t value : {uint64_t{0}, uint64_t{1}, uint64_t{2}, uint64_t{7}, uint64_t{100}, uint64_t{4096},
+                         uint64_t{123456789}, ~uint64_t{0}}) {
+    std::vector<uint64_t> rapidcheck;
+    auto seq = rc::shrink::integral<uint64_t>(value);
+    while (auto v = seq.next()) rapidcheck.push_back(*v);
+    EXPECT_EQ(gen::smaller_values(value), rapidcheck) << value;
+  }
 }
 
 // A planted failure: any choice of 100 or more fails. The minimum is one choice of exactly 100.

@@ -3,6 +3,7 @@
 // compute capability 8.0 the GPU tests report NotSupported as Skipped.
 #include <gtest/gtest.h>
 
+#include "families/reduce/family.hpp"
 #include "families/reduce/model.hpp"
 #include "harness/documented.hpp"
 #include "harness/expect.hpp"
@@ -83,8 +84,8 @@ TEST_F(ReduceDocumentedOnGpu, gives_the_documented_result) {
     b.op = ex.op;
     b.type = ex.type;
     b.scenes = {model::uniform_scene(ex.mask, ex.exited)};
-    gpu::tables<gpu::ReduceInputs>(b).value = {uniform<uint64_t>(ex.value)};
-    b.cases = {{0, 0, 0, 0}};
+    b.tables.value = {uniform<uint64_t>(ex.value)};
+    b.cases = {{}};
     sweeps::DocumentedExample every_participant{ex.claim, {}};
     for (int lane = 0; lane < 32; ++lane)
       if (model::has_lane(ex.mask & ~ex.exited, lane)) every_participant.lanes.push_back({lane, ex.want});

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "families/reduce/family.hpp"
+#include "families/relation/family.hpp"
 #include "harness/expect.hpp"
 #include "harness/gpu_test.hpp"
 

@@ -250,13 +250,14 @@ TEST_P(ShuffleDocumentedOnGpu, reads_the_documented_source_lane) {
     b.op = op;
     b.type = type;
     b.scenes = {model::uniform_scene(model::kFullMask)};
-    const gpu::ShuffleInputs<gpu::TableRef> t = gpu::tables<gpu::ShuffleInputs>(b);
+    auto& t = b.tables;
     t.value = {lane_values(type)};
     std::vector<sweeps::DocumentedExample> examples;
     for (const DocumentedExample& ex : documented_examples()) {
       if (ex.op != op) continue;
-      gpu::CaseRow row{0, 0, 0, 0};
-      const gpu::ShuffleInputs<gpu::RowIndexRef> at = gpu::row_indices<gpu::ShuffleInputs>(row);
+      gpu::CaseRow<gpu::ShuffleCalls> row;
+        row.scene = 0;
+      auto& at = row.rows;
       at.lane_arg = static_cast<uint32_t>(t.lane_arg.size());
       at.width = static_cast<uint32_t>(t.width.size());
       b.cases.push_back(row);

@@ -39,6 +39,13 @@ std::string spec_text(const SoftmaxSpec& s) {
   return gpu::softmax_text({s.variant, s.exp, SoftmaxImplementation::seam}) + "<" + std::string(model::info(s.type).cpp) + ">";
 }
 
+// "online_fast_expf_bf16": a test's name says which variant failed.
+std::string spec_name(const ::testing::TestParamInfo<SoftmaxSpec>& info) {
+  const SoftmaxSpec& s = info.param;
+  return std::string(model::op_name(s.variant)) + (s.exp == ExpFunction::expf ? "_expf_" : "_fast_expf_") +
+         std::string(model::info(s.type).name);
+}
+
 // The rows the emulations run: the special rows, the teeth rows and a spread of lengths.
 std::vector<sweeps::NamedRow> emulated_rows(Type type) {
   std::vector<sweeps::NamedRow> rows = sweeps::softmax_special_rows(type);
@@ -189,7 +196,7 @@ TEST(SoftmaxModel, emulated_row_sums_stay_within_the_row_sum_bound) {
 
 // Without a GPU, the GPU path's comparison on results made by the emulation: the correct variant
 // agrees, a known-bad one is caught, and an element written past a row's end is a failure.
-TEST(SoftmaxModel, check_softmax_compares_every_element_of_a_batch) {
+TEST(SoftmaxModel, the_check_compares_every_element_of_a_batch) {
   const SoftmaxSpec spec{SoftmaxVariant::online, ExpFunction::expf, Type::f32};
   const std::vector<sweeps::NamedRow> rows = {sweeps::teeth_row(SoftmaxImplementation::no_merge_rescale),
                                               {"all_neg_inf", std::vector<double>(40, -INFINITY)},
@@ -211,51 +218,59 @@ TEST(SoftmaxModel, check_softmax_compares_every_element_of_a_batch) {
   };
   gpu::WarpResults good, bad;
   const gpu::SoftmaxBatch good_batch = batch_results(SoftmaxImplementation::seam, good);
-  const sweeps::SoftmaxCheck agrees = sweeps::check_softmax(good_batch, good);
+  const auto agrees = gen::check_batch(good_batch, good);
   EXPECT_TRUE(agrees.report.clean());
   EXPECT_EQ(agrees.report.tally.cases, 3u);
-  EXPECT_GT(agrees.worst_bound_fraction, 0);
-  EXPECT_LE(agrees.worst_bound_fraction, 1);
-  ASSERT_TRUE(agrees.policy);
-  EXPECT_EQ(*agrees.policy, model::AllNegInfPolicy::nan);
-  const sweeps::SoftmaxCheck caught = sweeps::check_softmax(batch_results(SoftmaxImplementation::no_merge_rescale, bad), bad);
+  EXPECT_GT(agrees.report.worst_bound_fraction, 0);
+  EXPECT_LE(agrees.report.worst_bound_fraction, 1);
+  ASSERT_TRUE(agrees.observed.policy);
+  EXPECT_EQ(*agrees.observed.policy, model::AllNegInfPolicy::nan);
+  const gpu::SoftmaxBatch bad_batch = batch_results(SoftmaxImplementation::no_merge_rescale, bad);
+  const auto caught = gen::check_batch(bad_batch, bad);
   EXPECT_GT(caught.report.wrong_values, 0u);
-  EXPECT_GT(caught.worst_bound_fraction, 1);
+  EXPECT_GT(caught.report.worst_bound_fraction, 1);
   good.wrote[17 * 1 + 2 * good.outputs] = 1;  // row 2 is 17 long: element 17 must stay unwritten
-  EXPECT_EQ(sweeps::check_softmax(good_batch, good).report.mismatches[static_cast<size_t>(model::LaneClass::not_called)], 1u);
+  EXPECT_EQ(gen::check_batch(good_batch, good).report.mismatches[static_cast<size_t>(model::LaneClass::not_called)], 1u);
 }
 
-class SoftmaxOnGpu : public testing::GpuTest {};
+// The seam's softmax on the GPU, a test per variant, exp and type.
+class SoftmaxOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<SoftmaxSpec> {
+ protected:
+  gpu::SoftmaxOp op() const { return {GetParam().variant, GetParam().exp, SoftmaxImplementation::seam}; }
+};
 
-TEST_F(SoftmaxOnGpu, special_rows_agree_with_the_model) {
-  for (const SoftmaxSpec& spec : every_spec()) {
-    std::vector<sweeps::NamedRow> rows = sweeps::softmax_special_rows(spec.type);
-    for (SoftmaxImplementation bad : {SoftmaxImplementation::half_accumulator, SoftmaxImplementation::no_max_subtraction,
-                                      SoftmaxImplementation::no_merge_rescale, SoftmaxImplementation::max_from_zero})
-      rows.push_back(sweeps::teeth_row(bad));
-    for (int stride : {4096, 4099})  // vector and element-wise access
-      sweeps::expect_softmax_agrees(sweeps::softmax_batch({spec.variant, spec.exp, SoftmaxImplementation::seam}, spec.type,
-                                                          rows, stride, "special rows"));
-  }
+INSTANTIATE_TEST_SUITE_P(EveryVariant, SoftmaxOnGpu, ::testing::ValuesIn(every_spec()), spec_name);
+
+TEST_P(SoftmaxOnGpu, special_rows_agree_with_the_model) {
+  const Type type = GetParam().type;
+  std::vector<sweeps::NamedRow> rows = sweeps::softmax_special_rows(type);
+  for (SoftmaxImplementation bad : {SoftmaxImplementation::half_accumulator, SoftmaxImplementation::no_max_subtraction,
+                                    SoftmaxImplementation::no_merge_rescale, SoftmaxImplementation::max_from_zero})
+    rows.push_back(sweeps::teeth_row(bad));
+  for (int stride : {4096, 4099})  // vector and element-wise access
+    sweeps::expect_gpu_agrees(sweeps::softmax_batch(op(), type, rows, stride, "special rows"));
 }
 
-TEST_F(SoftmaxOnGpu, every_length_from_1_to_4097_agrees_with_the_model) {
+TEST_P(SoftmaxOnGpu, every_length_from_1_to_4097_agrees_with_the_model) {
   std::vector<sweeps::NamedRow> rows, short_rows;
   for (int n = 1; n <= 4097; ++n)
     if (n % 32 != 0) rows.push_back(sweeps::length_row(n));
   for (int n = 1; n <= 300; ++n) short_rows.push_back(sweeps::length_row(n));
-  for (const SoftmaxSpec& spec : every_spec()) {
-    const gpu::SoftmaxOp op{spec.variant, spec.exp, SoftmaxImplementation::seam};
-    sweeps::expect_softmax_agrees(sweeps::softmax_batch(op, spec.type, rows, 4104, "lengths 1..4097, not multiples of 32"));
-    sweeps::expect_softmax_agrees(sweeps::softmax_batch(op, spec.type, short_rows, 301, "lengths 1..300, odd stride"));
-  }
+  sweeps::expect_gpu_agrees(sweeps::softmax_batch(op(), GetParam().type, rows, 4104, "lengths 1..4097, not multiples of 32"));
+  sweeps::expect_gpu_agrees(sweeps::softmax_batch(op(), GetParam().type, short_rows, 301, "lengths 1..300, odd stride"));
 }
 
 // The whole-row shapes below and the tier each reaches on this device: a lane keeps every chunk in
 // registers, or every chunk on chip with some in shared memory, or reads some again on every pass.
 constexpr std::pair<int, int> kWholeRowShapes[] = {{64, 1024}, {16, 4096}, {4, 32768}, {2, 131072}};
 
-TEST_F(SoftmaxOnGpu, the_whole_row_shapes_reach_every_tier) {
+// Rows 32769 apart: their shared memory holds an SM to a few warps.
+constexpr int kWidestSharedStride = 32769;
+
+// Where the seam's softmax keeps rows on this device, for every variant at once.
+class SoftmaxTiersOnGpu : public testing::GpuTest {};
+
+TEST_F(SoftmaxTiersOnGpu, the_whole_row_shapes_reach_every_tier) {
   for (Type type : model::kSoftmaxTypes) {
     bool registers = false, shared = false, read_again = false;
     for (const auto& [rows, n] : kWholeRowShapes) {
@@ -272,67 +287,59 @@ TEST_F(SoftmaxOnGpu, the_whole_row_shapes_reach_every_tier) {
 
 // Batches whose rows all fill an aligned stride run the kernel form the benchmark times (row length
 // and alignment known when compiling), in each tier.
-TEST_F(SoftmaxOnGpu, whole_rows_of_every_tier_agree_with_the_model) {
-  for (const SoftmaxSpec& spec : every_spec()) {
-    const gpu::SoftmaxOp op{spec.variant, spec.exp, SoftmaxImplementation::seam};
-    for (const auto& [rows, n] : kWholeRowShapes)
-      sweeps::expect_softmax_agrees(sweeps::softmax_batch(op, spec.type, sweeps::whole_rows(rows, n), n, "whole rows"));
-  }
+TEST_F(SoftmaxTiersOnGpu, some_type_keeps_the_widest_shared_rows_in_shared_memory) {
+  int shared = 0;
+  for (Type type : model::kSoftmaxTypes) shared += gpu::softmax_row_home(type, kWidestSharedStride).in_shared_memory > 0;
+  EXPECT_GT(shared, 0) << "no type keeps rows " << kWidestSharedStride << " apart in shared memory on this device";
+}
+
+TEST_P(SoftmaxOnGpu, whole_rows_of_every_tier_agree_with_the_model) {
+  for (const auto& [rows, n] : kWholeRowShapes)
+    sweeps::expect_gpu_agrees(sweeps::softmax_batch(op(), GetParam().type, sweeps::whole_rows(rows, n), n, "whole rows"));
 }
 
 // Rows past what shared memory holds, of odd lengths at an odd stride: the element-wise path of the
 // tier that reads a row again on every pass.
-TEST_F(SoftmaxOnGpu, rows_too_long_for_shared_memory_agree_with_the_model) {
+TEST_P(SoftmaxOnGpu, rows_too_long_for_shared_memory_agree_with_the_model) {
   const std::vector<sweeps::NamedRow> rows = {sweeps::length_row(131071), sweeps::length_row(65537), sweeps::length_row(3)};
-  for (const SoftmaxSpec& spec : every_spec()) {
-    const gpu::SoftmaxOp op{spec.variant, spec.exp, SoftmaxImplementation::seam};
-    sweeps::expect_softmax_agrees(sweeps::softmax_batch(op, spec.type, rows, 131073, "rows too long for shared memory"));
-  }
+  sweeps::expect_gpu_agrees(sweeps::softmax_batch(op(), GetParam().type, rows, 131073, "rows too long for shared memory"));
 }
 
 // Rows of odd lengths at a stride whose shared memory holds an SM to a few warps, which run the kernel
 // that may use 255 registers a thread (where three-pass keeps its 16-bit exponentials): the
 // element-wise paths of its register and shared chunks, and rows that end in either.
-TEST_F(SoftmaxOnGpu, odd_rows_of_the_widest_shared_rows_agree_with_the_model) {
-  constexpr int kStride = 32769;
+TEST_P(SoftmaxOnGpu, odd_rows_of_the_widest_shared_rows_agree_with_the_model) {
   std::vector<sweeps::NamedRow> rows;
-  for (int n : {kStride, 32767, 16385, 4097, 2049, 33, 1}) rows.push_back(sweeps::length_row(n));
-  int wide_kernels = 0;
-  for (const SoftmaxSpec& spec : every_spec()) {
-    const gpu::SoftmaxOp op{spec.variant, spec.exp, SoftmaxImplementation::seam};
-    if (gpu::softmax_row_home(spec.type, kStride).in_shared_memory > 0) {
-      EXPECT_EQ(gpu::softmax_register_budget(op, spec.type, kStride), 255) << spec_text(spec);
-      ++wide_kernels;
-    }
-    sweeps::expect_softmax_agrees(sweeps::softmax_batch(op, spec.type, rows, kStride, "odd rows at a stride of 32769"));
+  for (int n : {kWidestSharedStride, 32767, 16385, 4097, 2049, 33, 1}) rows.push_back(sweeps::length_row(n));
+  if (gpu::softmax_row_home(GetParam().type, kWidestSharedStride).in_shared_memory > 0) {
+    EXPECT_EQ(gpu::softmax_register_budget(op(), GetParam().type, kWidestSharedStride), 255) << spec_text(GetParam());
   }
-  EXPECT_GT(wide_kernels, 0) << "no type keeps rows " << kStride << " apart in shared memory on this device";
+  sweeps::expect_gpu_agrees(
+      sweeps::softmax_batch(op(), GetParam().type, rows, kWidestSharedStride, "odd rows at a stride of 32769"));
 }
 
 // Adding c to a row where every x + c is exact leaves every x - max, so every output bit, unchanged.
-TEST_F(SoftmaxOnGpu, shifting_a_row_by_an_exact_constant_keeps_every_bit) {
-  for (const SoftmaxSpec& spec : every_spec()) {
-    std::vector<sweeps::NamedRow> rows, shifted;
-    for (int n : {1, 7, 33, 200, 1000, 4097}) {
-      std::vector<double> row(static_cast<size_t>(n));
-      for (int i = 0; i < n; ++i) row[static_cast<size_t>(i)] = ((i * 37) % 64 - 32) / 8.0;  // multiples of 1/8
-      rows.push_back({"shift base " + std::to_string(n), row});
-      for (double& v : row) v += 24;  // |x + 24| < 32: exact in fp16 and bf16 at a spacing of 1/8
-      shifted.push_back({"shifted by 24 " + std::to_string(n), row});
-    }
-    const gpu::SoftmaxOp op{spec.variant, spec.exp, SoftmaxImplementation::seam};
-    gpu::WarpResults base, moved;
-    const gpu::SoftmaxBatch b = sweeps::softmax_batch(op, spec.type, rows, 4097, "shift relation");
-    if (!sweeps::run_or_record_error(b, base) ||
-        !sweeps::run_or_record_error(sweeps::softmax_batch(op, spec.type, shifted, 4097, "shift relation"), moved))
-      continue;
-    size_t compared = 0, differ = 0;
-    for (size_t r = 0; r < b.rows(); ++r)
-      for (int e = 0; e < b.lengths[r]; ++e, ++compared)
-        differ += base.bits[r * base.outputs + static_cast<size_t>(e)] != moved.bits[r * moved.outputs + static_cast<size_t>(e)];
-    EXPECT_EQ(differ, 0u) << spec_text(spec) << ": " << differ << " of " << compared << " outputs changed under the shift";
-    EXPECT_GT(compared, 0u);
+TEST_P(SoftmaxOnGpu, shifting_a_row_by_an_exact_constant_keeps_every_bit) {
+  const SoftmaxSpec spec = GetParam();
+  std::vector<sweeps::NamedRow> rows, shifted;
+  for (int n : {1, 7, 33, 200, 1000, 4097}) {
+    std::vector<double> row(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) row[static_cast<size_t>(i)] = ((i * 37) % 64 - 32) / 8.0;  // multiples of 1/8
+    rows.push_back({"shift base " + std::to_string(n), row});
+    for (double& v : row) v += 24;  // |x + 24| < 32: exact in fp16 and bf16 at a spacing of 1/8
+    shifted.push_back({"shifted by 24 " + std::to_string(n), row});
   }
+  gpu::WarpResults base, moved;
+  const gpu::SoftmaxBatch b = sweeps::softmax_batch(op(), spec.type, rows, 4097, "shift relation");
+  if (!sweeps::run_or_record_error(b, base) ||
+      !sweeps::run_or_record_error(sweeps::softmax_batch(op(), spec.type, shifted, 4097, "shift relation"), moved))
+    return;
+  size_t compared = 0, differ = 0;
+  for (size_t r = 0; r < b.rows(); ++r)
+    for (int e = 0; e < b.lengths[r]; ++e, ++compared)
+      differ += base.bits[r * base.outputs + static_cast<size_t>(e)] != moved.bits[r * moved.outputs + static_cast<size_t>(e)];
+  EXPECT_EQ(differ, 0u) << spec_text(spec) << ": " << differ << " of " << compared << " outputs changed under the shift";
+  EXPECT_GT(compared, 0u);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // slot, syncs, and must then read every other lane's write, round after round.
 #include <gtest/gtest.h>
 
+#include "families/syncwarp/family.hpp"
 #include "families/syncwarp/model.hpp"
 #include "harness/expect.hpp"
 #include "harness/gpu_test.hpp"

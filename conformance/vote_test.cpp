@@ -2,6 +2,7 @@
 // and the GPU, then the sweeps of every op over the structured scenes and block shapes.
 #include <gtest/gtest.h>
 
+#include "families/vote/family.hpp"
 #include "families/vote/model.hpp"
 #include "harness/documented.hpp"
 #include "harness/expect.hpp"
@@ -81,15 +82,16 @@ TEST_F(VoteDocumentedOnGpu, gives_the_documented_result) {
   for (VoteOp op : model::kVoteOps) {
     gpu::VoteBatch b;
     b.op = op;
-    const gpu::VoteInputs<gpu::TableRef> t = gpu::tables<gpu::VoteInputs>(b);
+    auto& t = b.tables;
     std::vector<sweeps::DocumentedExample> examples;
     for (const VoteExample& ex : kVoteExamples) {
       if (ex.op != op) continue;
       const uint32_t index = static_cast<uint32_t>(b.cases.size());
       b.scenes.push_back(model::uniform_scene(ex.mask, ex.exited));
       t.predicate.push_back(predicates(ex.pred));
-      gpu::CaseRow row{index, 0, 0, 0};
-      gpu::row_indices<gpu::VoteInputs>(row).predicate = index;
+      gpu::CaseRow<gpu::VoteCalls> row;
+        row.scene = index;
+      row.rows.predicate = index;
       b.cases.push_back(row);
       examples.push_back({ex.claim, {{ex.lane, ex.want}}});
     }

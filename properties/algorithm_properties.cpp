@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/random_check.hpp"
+#include "harness/random_check.hpp"
 #include "families/algorithm/family.hpp"
 #include "families/algorithm/model.hpp"
 #include "harness/gpu_test.hpp"
@@ -55,7 +55,7 @@ TEST_F(AlgorithmOnGpu, agrees_with_the_model_on_random_cases) {
       for (Type type : model::kAlgorithmTypes)
         if (model::has_op(op, type)) {
           const gpu::AlgorithmSpec spec{algorithm, op, Implementation::seam};
-          gen::expect_gpu_agrees_on_random<gpu::AlgorithmSpec>(
+          gen::expect_gpu_agrees_on_random<gpu::AlgorithmCalls>(
               [spec, type](Draw& d) { return gen::algorithm_case(d, spec, type); }, 4000,
               gpu::algorithm_text(spec) + "<" + std::string(model::info(type).cpp) + ">");
         }
@@ -83,10 +83,10 @@ class KnownBadOnGpu : public testing::GpuTest {};
 TEST_F(KnownBadOnGpu, each_is_caught_with_a_shrunk_counterexample) {
   for (const KnownBad& bad : kKnownBad) {
     const gpu::AlgorithmSpec spec{bad.claims, bad.op, bad.implementation};
-    const gen::CaseGen<gpu::AlgorithmSpec> cases = [spec, bad](Draw& d) {
+    const gen::CaseGen<gpu::AlgorithmCalls> cases = [spec, bad](Draw& d) {
       return bad.full_warp ? gen::full_warp_algorithm_case(d, spec, bad.type) : gen::algorithm_case(d, spec, bad.type);
     };
-    gen::expect_gpu_catches_on_random(cases, 20000,
+    gen::expect_gpu_catches_on_random<gpu::AlgorithmCalls>(cases, 20000,
                                       gpu::algorithm_text(spec) + "<" + std::string(model::info(bad.type).cpp) + ">");
   }
 }

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "core/random_check.hpp"
+#include "harness/random_check.hpp"
 #include "core/warp_gen.hpp"
 #include "families/block/family.hpp"
 #include "families/block/model.hpp"
@@ -78,7 +78,7 @@ TEST_F(BlockAlgorithmRandomOnGpu, agrees_with_the_model_on_random_shapes_and_val
     for (Type type : model::kAlgorithmTypes)
       if (model::has_op(op, type)) {
         const gpu::BlockSpec spec{op, BlockImplementation::seam};
-        gen::expect_block_gpu_agrees_on_random([spec, type](Draw& d) { return gen::block_case(d, spec, type); }, 600,
+        gen::expect_gpu_agrees_on_random<gpu::BlockCalls>([spec, type](Draw& d) { return gen::block_case(d, spec, type); }, 600,
                                                gpu::block_text(spec) + "<" + std::string(model::info(type).cpp) + ">");
       }
 }
@@ -90,7 +90,7 @@ TEST_F(BlockLibraryRandomOnGpu, cub_agrees_with_the_exact_result_on_random_value
     for (Type type : model::kAlgorithmTypes)
       if (gpu::has_cub_instance(op, type, gpu::kCubBitwiseShapes[0])) {
         const gpu::BlockSpec spec{op, BlockImplementation::cub};
-        gen::expect_block_gpu_agrees_on_random([spec, type](Draw& d) { return gen::cub_block_case(d, spec, type); },
+        gen::expect_gpu_agrees_on_random<gpu::BlockCalls>([spec, type](Draw& d) { return gen::cub_block_case(d, spec, type); },
                                                600, gpu::block_text(spec) + "<" + std::string(model::info(type).cpp) + ">");
       }
 }
@@ -100,13 +100,13 @@ class KnownBadBlockOnGpu : public testing::GpuTest {};
 TEST_F(KnownBadBlockOnGpu, missing_barrier_is_caught_with_a_shrunk_counterexample) {
   const gpu::BlockSpec spec{AlgorithmOp::sum, BlockImplementation::missing_barrier};
   // Its warps sleep 20 us in every launch, so shrinking stops after 100 steps (55 s on an H100 at 2000).
-  gen::expect_block_gpu_catches_on_random([spec](Draw& d) { return gen::block_case(d, spec, Type::i32); }, 2000,
+  gen::expect_gpu_catches_on_random<gpu::BlockCalls>([spec](Draw& d) { return gen::block_case(d, spec, Type::i32); }, 2000,
                                           gpu::block_text(spec) + "<int>", 100);
 }
 
 TEST_F(KnownBadBlockOnGpu, full_mask_over_a_partial_warp_is_caught_with_a_shrunk_counterexample) {
   const gpu::BlockSpec spec{AlgorithmOp::min, BlockImplementation::full_mask_partial};
-  gen::expect_block_gpu_catches_on_random(
+  gen::expect_gpu_catches_on_random<gpu::BlockCalls>(
       [spec](Draw& d) { return gen::partial_warp_block_case(d, spec, Type::u32); }, 2000,
       gpu::block_text(spec) + "<unsigned int>");
 }

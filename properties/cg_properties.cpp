@@ -2,7 +2,7 @@
 // GPU against the model on random tiles, exits, arms and labels.
 #include <gtest/gtest.h>
 
-#include "core/random_check.hpp"
+#include "harness/random_check.hpp"
 #include "families/cg/family.hpp"
 #include "families/cg/model.hpp"
 #include "harness/gpu_test.hpp"
@@ -22,7 +22,7 @@ TEST(CgLaws, labeled_partitions_cover_the_tile_with_ranked_groups) {
   gen::expect_law(100000, [](Draw& d) -> LawResult {
     const int size = model::kTileSizes[d.below(model::kTileSizes.size())];
     const auto c = gen::partition_case(d, {PartitionKind::labeled, size});
-    const auto out = model::partition(PartitionKind::labeled, c.scene, gen::inputs<gpu::PartitionInputs>(c).label);
+    const auto out = model::partition(PartitionKind::labeled, c.scene, c.inputs.label);
     for (int lane = 0; lane < 32; ++lane) {
       if (!model::has_value(out[lane])) continue;
       const uint32_t members = static_cast<uint32_t>(out[lane].bits >> 32);
@@ -39,7 +39,7 @@ class CgOnGpu : public testing::GpuTest {};
 TEST_F(CgOnGpu, tiles_agree_with_the_model_on_random_cases) {
   for (int size : model::kTileSizes)
     for (TileOp op : model::kTileOps)
-      gen::expect_gpu_agrees_on_random<gpu::TileSpec>(
+      gen::expect_gpu_agrees_on_random<gpu::TileCalls>(
           [op, size](Draw& d) { return gen::tile_case(d, {op, size}); }, 4000,
           "thread_block_tile<" + std::to_string(size) + ">::" + std::string(model::op_name(op)));
 }
@@ -47,7 +47,7 @@ TEST_F(CgOnGpu, tiles_agree_with_the_model_on_random_cases) {
 TEST_F(CgOnGpu, partitions_agree_with_the_model_on_random_labels) {
   for (int size : model::kTileSizes)
     for (PartitionKind kind : {PartitionKind::binary, PartitionKind::labeled})
-      gen::expect_gpu_agrees_on_random<gpu::PartitionSpec>(
+      gen::expect_gpu_agrees_on_random<gpu::PartitionCalls>(
           [kind, size](Draw& d) { return gen::partition_case(d, {kind, size}); }, 15000,
           std::string(model::op_name(kind)) + " of thread_block_tile<" + std::to_string(size) + ">");
 }

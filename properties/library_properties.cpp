@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/bounds.hpp"
-#include "core/random_check.hpp"
+#include "harness/random_check.hpp"
 #include "families/algorithm/family.hpp"
 #include "families/algorithm/library_model.hpp"
 #include "harness/gpu_test.hpp"
@@ -31,9 +31,9 @@ TEST(LibraryLaws, two_real_orders_lie_within_the_order_free_model) {
     const AlgorithmOp op = gen::element(d, {AlgorithmOp::sum, AlgorithmOp::min, AlgorithmOp::max});
     const Type type = model::kAlgorithmTypes[d.below(model::kAlgorithmTypes.size())];
     const gpu::AlgorithmSpec spec{WarpAlgorithm::reduce, op, Implementation::cg_tile};
-    const gen::WarpCase<gpu::AlgorithmSpec> c = gen::library_case(d, spec, type);
+    const gen::WarpCase<gpu::AlgorithmCalls> c = gen::library_case(d, spec, type);
     const model::Scene full = model::uniform_scene(model::kFullMask);
-    const gpu::AlgorithmInputs<gpu::RowView> in = gen::inputs<gpu::AlgorithmInputs>(c);
+    const auto& in = c.inputs;
     const int width = in.width[0];
     const std::pair<WarpAlgorithm, LibraryCall> pairs[] = {{WarpAlgorithm::reduce_butterfly, LibraryCall::cg_reduce},
                                                            {WarpAlgorithm::inclusive_scan, LibraryCall::cg_inclusive_scan}};
@@ -64,7 +64,7 @@ TEST_F(LibraryOnGpu, agrees_with_the_order_free_model_on_random_cases) {
         for (Type type : model::kAlgorithmTypes) {
           const gpu::AlgorithmSpec spec{algorithm, op, impl};
           if (!gpu::library_builds(spec, type)) continue;
-          gen::expect_gpu_agrees_on_random<gpu::AlgorithmSpec>(
+          gen::expect_gpu_agrees_on_random<gpu::AlgorithmCalls>(
               [spec, type](Draw& d) { return gen::library_case(d, spec, type); }, 4000,
               gpu::algorithm_text(spec) + "<" + std::string(model::info(type).cpp) + ">");
         }
@@ -77,7 +77,7 @@ TEST_F(LibraryPlantedOnGpu, each_is_caught_through_the_bound) {
   const gpu::AlgorithmSpec planted[] = {{WarpAlgorithm::reduce, AlgorithmOp::sum, Implementation::cg_drops_last},
                                         {WarpAlgorithm::reduce, AlgorithmOp::min, Implementation::cub_min_with_max}};
   for (const gpu::AlgorithmSpec& spec : planted)
-    gen::expect_gpu_catches_on_random<gpu::AlgorithmSpec>(
+    gen::expect_gpu_catches_on_random<gpu::AlgorithmCalls>(
         [spec](Draw& d) { return gen::library_case(d, spec, Type::f32); }, 20000,
         gpu::algorithm_text(spec) + "<float>");
 }

@@ -2,7 +2,7 @@
 // collide (+0 and -0, NaN payloads, 64-bit values equal in one half) over random scenes.
 #include <gtest/gtest.h>
 
-#include "core/random_check.hpp"
+#include "harness/random_check.hpp"
 #include "families/match/family.hpp"
 #include "families/match/model.hpp"
 #include "harness/gpu_test.hpp"
@@ -21,7 +21,7 @@ TEST(MatchLaws, classes_partition_the_participants_and_agree_with_match_all) {
   gen::expect_law(100000, [](Draw& d) -> LawResult {
     const model::Type type = model::kMatchTypes[d.below(model::kMatchTypes.size())];
     const auto c = gen::match_case(d, MatchOp::any, type);
-    const model::PerLane<uint64_t>& value = gen::inputs<gpu::MatchInputs>(c).value;
+    const model::PerLane<uint64_t>& value = c.inputs.value;
     const auto any = model::match(MatchOp::any, type, c.scene, value);
     const auto all = model::match(MatchOp::all, type, c.scene, value);
     for (int lane = 0; lane < 32; ++lane) {
@@ -44,7 +44,7 @@ class MatchOnGpu : public testing::GpuTest {};
 TEST_F(MatchOnGpu, agrees_with_the_model_on_colliding_values) {
   for (MatchOp op : model::kMatchOps)
     for (model::Type type : model::kMatchTypes)
-      gen::expect_gpu_agrees_on_random<MatchOp>(
+      gen::expect_gpu_agrees_on_random<gpu::MatchCalls>(
           [op, type](Draw& d) { return gen::match_case(d, op, type); }, 15000,
           std::string(model::intrinsic_name(op)) + "<" + std::string(model::info(type).cpp) + ">");
 }

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/random_check.hpp"
+#include "harness/random_check.hpp"
 #include "families/pattern/family.hpp"
 #include "families/pattern/model.hpp"
 #include "harness/gpu_test.hpp"
@@ -145,7 +145,7 @@ TEST_F(PatternOnGpu, agrees_with_the_model_on_random_cases) {
       for (AlgorithmOp op : model::kAlgorithmOps) {
         if (!model::has_op(op, type) || (!model::takes_operator(pattern) && op != AlgorithmOp::sum)) continue;
         const gpu::PatternSpec spec{pattern, op, PatternImplementation::seam};
-        gen::expect_gpu_agrees_on_random<gpu::PatternSpec>(
+        gen::expect_gpu_agrees_on_random<gpu::PatternCalls>(
             [spec, type](Draw& d) { return gen::pattern_case(d, spec, type); }, 4000,
             gpu::pattern_text(spec) + "<" + std::string(model::info(type).cpp) + ">");
       }
@@ -169,7 +169,7 @@ class PatternKnownBadOnGpu : public testing::GpuTest {};
 TEST_F(PatternKnownBadOnGpu, each_is_caught_with_a_shrunk_counterexample) {
   for (const KnownBadPattern& bad : kKnownBad) {
     const gpu::PatternSpec spec{bad.claims, bad.op, bad.implementation};
-    gen::expect_gpu_catches_on_random<gpu::PatternSpec>(
+    gen::expect_gpu_catches_on_random<gpu::PatternCalls>(
         [spec, bad](Draw& d) { return gen::pattern_case(d, spec, bad.type); }, 20000,
         gpu::pattern_text(spec) + "<" + std::string(model::info(bad.type).cpp) + ">");
   }

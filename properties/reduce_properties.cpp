@@ -2,7 +2,8 @@
 // values, masks and exit patterns.
 #include <gtest/gtest.h>
 
-#include "core/random_check.hpp"
+#include "harness/random_check.hpp"
+#include "families/fns/family.hpp"
 #include "families/fns/model.hpp"
 #include "families/reduce/family.hpp"
 #include "families/reduce/model.hpp"
@@ -77,7 +78,7 @@ TEST_F(ReduceOnGpu, agrees_with_the_model_on_random_cases) {
   for (ReduceOp op : model::kReduceOps)
     for (Type type : {Type::i32, Type::u32})
       if (model::has_overload(op, type))
-        gen::expect_gpu_agrees_on_random<ReduceOp>(
+        gen::expect_gpu_agrees_on_random<gpu::ReduceCalls>(
             [op, type](Draw& d) { return gen::reduce_case(d, op, type); }, 30000,
             std::string(model::intrinsic_name(op)) + "<" + std::string(model::info(type).cpp) + ">");
 }
@@ -85,7 +86,7 @@ TEST_F(ReduceOnGpu, agrees_with_the_model_on_random_cases) {
 class FnsOnGpu : public testing::GpuTest {};
 
 TEST_F(FnsOnGpu, agrees_with_the_model_on_random_arguments) {
-  gen::expect_gpu_agrees_on_random<gpu::Fns>(gen::fns_case, 100000, "__fns");
+  gen::expect_gpu_agrees_on_random<gpu::FnsCalls>(gen::fns_case, 100000, "__fns");
 }
 
 }  // namespace

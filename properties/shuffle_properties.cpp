@@ -2,7 +2,7 @@
 // random cases over the whole domain. Failures shrink and print a replay command.
 #include <gtest/gtest.h>
 
-#include "core/random_check.hpp"
+#include "harness/random_check.hpp"
 #include "families/shuffle/family.hpp"
 #include "families/shuffle/model.hpp"
 #include "harness/gpu_test.hpp"
@@ -21,9 +21,9 @@ using model::has_value;
 using sweeps::uniform;
 
 // A random case's shuffle inputs by name.
-gpu::ShuffleInputs<gpu::RowView> inputs(const gen::WarpCase<ShuffleOp>& c) { return gen::inputs<gpu::ShuffleInputs>(c); }
+const gpu::ShuffleInputs<gpu::LaneRow>& inputs(const gen::WarpCase<gpu::ShuffleCalls>& c) { return c.inputs; }
 
-gen::WarpCase<ShuffleOp> any_shuffle_case(Draw& d) {
+gen::WarpCase<gpu::ShuffleCalls> any_shuffle_case(Draw& d) {
   const ShuffleOp op = model::kShuffleOps[d.below(model::kShuffleOps.size())];
   const Type type = model::kShuffleTypes[d.below(model::kShuffleTypes.size())];
   return gen::shuffle_case(d, op, type);
@@ -148,7 +148,7 @@ class ShuffleOnGpu : public testing::GpuTest {};
 TEST_F(ShuffleOnGpu, agrees_with_the_model_on_random_cases) {
   for (ShuffleOp op : model::kShuffleOps)
     for (Type type : model::kShuffleTypes)
-      gen::expect_gpu_agrees_on_random<ShuffleOp>(
+      gen::expect_gpu_agrees_on_random<gpu::ShuffleCalls>(
           [op, type](Draw& d) { return gen::shuffle_case(d, op, type); }, 10000,
           std::string(model::intrinsic_name(op)) + "<" + std::string(model::info(type).cpp) + ">");
 }

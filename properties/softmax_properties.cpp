@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/random_check.hpp"
+#include "harness/random_check.hpp"
 #include "families/softmax/emulation.hpp"
 #include "families/softmax/family.hpp"
 #include "families/softmax/model.hpp"
@@ -73,7 +73,7 @@ TEST_F(SoftmaxPropertiesOnGpu, agrees_with_the_model_on_random_rows) {
     for (ExpFunction e : model::kExpFunctions)
       for (Type t : model::kSoftmaxTypes) {
         const gpu::SoftmaxOp op{v, e, SoftmaxImplementation::seam};
-        gen::expect_gpu_softmax_agrees_on_random([op, t](Draw& d) { return gen::softmax_case(d, op, t); }, 1500,
+        gen::expect_gpu_agrees_on_random<gpu::SoftmaxCalls>([op, t](Draw& d) { return gen::softmax_case(d, op, t); }, 1500,
                                                  gpu::softmax_text(op) + "<" + std::string(model::info(t).cpp) + ">");
       }
 }
@@ -91,7 +91,7 @@ TEST_F(SoftmaxPropertiesOnGpu, outputs_keep_the_argmax_and_sum_to_one_within_the
           Draw d(testing::check_seed(testing::process_seed().seed, gpu::softmax_text(op) + std::string(model::info(t).name)), i);
           cases.push_back(gen::softmax_case(d, op, t, d.below(2) ? gen::RowShape::colliding : gen::RowShape::small));
         }
-        const gpu::SoftmaxBatch b = gen::to_batch(cases);
+        const gpu::SoftmaxBatch b = gpu::SoftmaxCalls::to_batches(cases, {}).front().batch;
         gpu::WarpResults results;
         if (!sweeps::run_or_record_error(b, results)) continue;
         size_t checked = 0;
@@ -138,7 +138,7 @@ TEST_F(KnownBadSoftmaxOnGpu, each_is_caught_on_its_teeth_row) {
   for (const RandomMistake& m : kRandomMistakes)
     for (ExpFunction e : model::kExpFunctions) {
       const sweeps::NamedRow row = sweeps::teeth_row(m.bad);
-      sweeps::expect_softmax_catches(sweeps::softmax_batch({m.claims, e, m.bad}, Type::f32, {row},
+      sweeps::expect_gpu_catches(sweeps::softmax_batch({m.claims, e, m.bad}, Type::f32, {row},
                                                            static_cast<int>(row.values.size()), "teeth row"));
     }
 }
@@ -146,7 +146,7 @@ TEST_F(KnownBadSoftmaxOnGpu, each_is_caught_on_its_teeth_row) {
 TEST_F(KnownBadSoftmaxOnGpu, each_is_caught_on_random_rows_with_a_shrunk_counterexample) {
   for (const RandomMistake& m : kRandomMistakes) {
     const gpu::SoftmaxOp op{m.claims, ExpFunction::expf, m.bad};
-    gen::expect_gpu_softmax_catches_on_random([op, m](Draw& d) { return gen::softmax_case(d, op, Type::f32, m.shape); },
+    gen::expect_gpu_catches_on_random<gpu::SoftmaxCalls>([op, m](Draw& d) { return gen::softmax_case(d, op, Type::f32, m.shape); },
                                               2000, gpu::softmax_text(op) + "<float>");
   }
 }

@@ -2,7 +2,8 @@
 // model on random scenes, predicates, exit patterns and partial warps.
 #include <gtest/gtest.h>
 
-#include "core/random_check.hpp"
+#include "harness/random_check.hpp"
+#include "families/syncwarp/family.hpp"
 #include "families/syncwarp/model.hpp"
 #include "families/vote/family.hpp"
 #include "families/vote/model.hpp"
@@ -20,7 +21,7 @@ using model::VoteOp;
 TEST(VoteLaws, all_any_and_uni_follow_from_the_ballot) {
   gen::expect_law(100000, [](Draw& d) -> LawResult {
     const auto c = gen::vote_case(d, VoteOp::ballot);
-    const model::PerLane<int32_t>& predicate = gen::inputs<gpu::VoteInputs>(c).predicate;
+    const model::PerLane<int32_t>& predicate = c.inputs.predicate;
     const auto ballot = model::vote(VoteOp::ballot, c.scene, predicate);
     const auto all = model::vote(VoteOp::all, c.scene, predicate), any = model::vote(VoteOp::any, c.scene, predicate),
                uni = model::vote(VoteOp::uni, c.scene, predicate);
@@ -52,16 +53,16 @@ class VoteOnGpu : public testing::GpuTest {};
 
 TEST_F(VoteOnGpu, agrees_with_the_model_on_random_cases) {
   for (VoteOp op : model::kVoteOps)
-    gen::expect_gpu_agrees_on_random<VoteOp>([op](Draw& d) { return gen::vote_case(d, op); }, 50000,
+    gen::expect_gpu_agrees_on_random<gpu::VoteCalls>([op](Draw& d) { return gen::vote_case(d, op); }, 50000,
                                              model::intrinsic_name(op));
 }
 
 TEST_F(VoteOnGpu, activemask_keeps_its_promise_on_random_branch_shapes) {
-  gen::expect_gpu_agrees_on_random<gpu::Activemask>(gen::activemask_case, 100000, "__activemask");
+  gen::expect_gpu_agrees_on_random<gpu::ActivemaskCalls>(gen::activemask_case, 100000, "__activemask");
 }
 
 TEST_F(VoteOnGpu, syncwarp_orders_memory_on_random_masks_and_exits) {
-  gen::expect_gpu_agrees_on_random<gpu::Syncwarp>([](Draw& d) { return gen::syncwarp_case(d, 8); }, 100000,
+  gen::expect_gpu_agrees_on_random<gpu::SyncwarpCalls>([](Draw& d) { return gen::syncwarp_case(d, 8); }, 100000,
                                                   "__syncwarp");
 }
 

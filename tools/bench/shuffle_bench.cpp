@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/device.hpp"
-#include "core/random_check.hpp"
+#include "harness/random_check.hpp"
 #include "families/shuffle/family.hpp"
 
 namespace {
@@ -36,7 +36,7 @@ Pass pipelined_pass(const std::vector<gpu::ShuffleBatch>& batches, gpu::Stream (
   for (size_t k = 0; k < batches.size(); ++k) {
     if (k + 1 < batches.size()) gpu::start(batches[k + 1], results[(k + 1) % 2], streams[(k + 1) % 2]);
     streams[k % 2].finish();
-    pass.report.merge(wc::testing::check_batch(batches[k], results[k % 2]));
+    pass.report.merge(wc::gen::check_batch(batches[k], results[k % 2]).report);
   }
   pass.seconds = seconds_since(start);
   return pass;
@@ -48,7 +48,7 @@ double check_alone_seconds(const std::vector<gpu::ShuffleBatch>& batches, gpu::W
   for (const gpu::ShuffleBatch& b : batches) {
     gpu::run(b, results);
     const auto start = Clock::now();
-    const wc::testing::CheckReport report = wc::testing::check_batch(b, results);
+    const wc::testing::CheckReport report = wc::gen::check_batch(b, results).report;
     seconds += seconds_since(start);
     if (report.bad_lanes() != 0) return -1;
   }
@@ -61,7 +61,7 @@ double random_pass(uint64_t seed, size_t cases_per_check, size_t& cases) {
   const auto start = Clock::now();
   for (model::ShuffleOp op : model::kShuffleOps)
     for (model::Type type : model::kShuffleTypes) {
-      const gen::CaseGen<model::ShuffleOp> g = [op, type](gen::Draw& d) { return gen::shuffle_case(d, op, type); };
+      const gen::CaseGen<gpu::ShuffleCalls> g = [op, type](gen::Draw& d) { return gen::shuffle_case(d, op, type); };
       const gen::detail::Found found =
           gen::detail::run_cases(gen::detail::draw_cases(g, seed, 0, cases_per_check), {"random", "random"});
       if (found.report.bad_lanes() != 0) return -1;

@@ -4,7 +4,7 @@
 # instructions, and at least twice as many as the same kernel built with the arms merged
 # (ONE_ARM, compiled with WARPCONF_ONE_CALL_SITE=1). Kernels whose call makes no such instruction
 # (__fns, thread_rank) are listed and not counted.
-# Usage: check_call_sites.sh [--expect-merged] CUOBJDUMP TWO_ARMS ONE_ARM
+# Usage: check_call_sites.sh [--expect-merged] CUOBJDUMP TWO_ARMS ONE_ARM   (each a comma-separated list of libraries)
 #   --expect-merged: succeed only if the check finds merged arms (to show it catches them).
 set -uo pipefail
 expect_merged=0
@@ -22,9 +22,11 @@ if [ ! -x "$cuobjdump" ]; then
   echo "Skipped: cuobjdump not found ($cuobjdump); the CUDA toolkit ships it"
   exit 77
 fi
-# "<kernel> <sites>" for every collective_kernel instantiation of a library.
+# "<kernel> <sites>" for every collective_kernel instantiation of the libraries.
 sites() {
-  "$cuobjdump" -sass "$1" | awk '
+  local libraries
+  IFS=, read -ra libraries <<<"$1"
+  for library in "${libraries[@]}"; do "$cuobjdump" -sass "$library" || return 1; done | awk '
     /Function : / { fn = $3; if (fn ~ /collective_kernel/) n[fn] += 0; next }
     fn ~ /collective_kernel/ && /[ \t}](@!?U?P[0-9T] )?(SHFL|VOTEU?|MATCH|REDUX)[. ]/ { n[fn]++ }
     END { for (f in n) print f, n[f] }' | sort

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks in the SASS that no chain of the performance benchmarks (fixtures/perf/primitives.cu) was
+# Checks in the SASS that no chain of the performance benchmarks (fixtures/core/perf/primitives.cu) was
 # folded: every chain_kernel instantiation must hold at least one SHFL, VOTE, MATCH or REDUX per call
 # of its unrolled loop, 31 calls x its chains x the instructions one call takes (two SHFL for a 64-bit
 # shuffle). __fns (a sequence, no instruction of its own) and __syncwarp (WARPSYNC, or nothing where

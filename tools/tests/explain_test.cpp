@@ -289,5 +289,18 @@ TEST(ExplainTool, gives_softmax_per_element_with_its_bound_and_the_row_sum_bound
   }
 }
 
+// A --values longer than a short string's inline buffer: its items were once read after the option's
+// text was freed, and printed heap garbage.
+TEST(ExplainTool, reads_every_element_of_a_long_softmax_row) {
+  std::string row;
+  for (int j = 0; j < 40; ++j) row += (j ? "," : "") + std::string("1.5");
+  const auto j = explain_json({"softmax", "--variant", "two_pass", "--values", row});
+  ASSERT_EQ(j["elements"].size(), 40u);
+  for (const auto& e : j["elements"]) {
+    EXPECT_EQ(e["input"], "1.5");
+    EXPECT_EQ(e["exact"], "0.025");
+  }
+}
+
 }  // namespace
 }  // namespace wc

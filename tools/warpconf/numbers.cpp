@@ -11,12 +11,12 @@ namespace {
 
 }  // namespace
 
-std::vector<std::string_view> split_commas(std::string_view text) {
-  std::vector<std::string_view> items;
+std::vector<std::string> split_commas(std::string_view text) {
+  std::vector<std::string> items;
   size_t start = 0;
   while (true) {
     const size_t comma = text.find(',', start);
-    items.push_back(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    items.emplace_back(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     if (comma == std::string_view::npos) return items;
     start = comma + 1;
   }
@@ -48,7 +48,7 @@ uint32_t parse_mask(std::string_view option, std::string_view text) {
 }
 
 model::PerLane<int32_t> parse_lane_ints(std::string_view option, std::string_view text, int64_t low, int64_t high) {
-  const std::vector<std::string_view> items = split_commas(text);
+  const std::vector<std::string> items = split_commas(text);
   if (items.size() != 1 && items.size() != 32)
     fail(option, "got " + std::to_string(items.size()) + " comma-separated values, want 1 or 32");
   model::PerLane<int32_t> out{};
@@ -59,7 +59,7 @@ model::PerLane<int32_t> parse_lane_ints(std::string_view option, std::string_vie
 }
 
 model::PerLane<uint64_t> parse_lane_values(std::string_view option, std::string_view text, model::Type type) {
-  const std::vector<std::string_view> items = split_commas(text);
+  const std::vector<std::string> items = split_commas(text);
   if (items.size() != 32) fail(option, "got " + std::to_string(items.size()) + " comma-separated values, want 32");
   model::PerLane<uint64_t> out{};
   for (int lane = 0; lane < 32; ++lane) {

@@ -31,6 +31,7 @@ model::PerLane<int32_t> parse_lane_ints(std::string_view option, std::string_vie
 // 32 comma-separated values of `type`: decimal, or 0x-hex bit patterns.
 model::PerLane<uint64_t> parse_lane_values(std::string_view option, std::string_view text, model::Type type);
 
-std::vector<std::string_view> split_commas(std::string_view);
+// The comma-separated items of `text`, copied so that they outlive a temporary `text` (an option's value).
+std::vector<std::string> split_commas(std::string_view text);
 
 }  // namespace wc::cli

@@ -2,6 +2,7 @@
 // change must be found, named by file and line or by case and lane, with the right exit status.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -194,6 +195,18 @@ TEST_F(GoldenCheck, diff_counts_an_undefined_lane_as_a_behaviour_change_and_name
   EXPECT_NE(o.out.find("output " + std::to_string(changed_output) + " (undefined)"), std::string::npos) << o.out;
   const Outcome strict = run_cli({"golden", "diff", a.string(), b.string(), "--family", "shuffle", "--strict"});
   EXPECT_EQ(strict.status, 1) << strict.out;
+}
+
+// No exception leaves warpconf: one it does not expect (a results file it cannot open) is status 1
+// and one line, not an abort.
+TEST_F(GoldenCheck, an_unexpected_error_is_status_1_with_one_line) {
+  write("vote", read("vote"));
+  setenv("WARPCONF_RESULTS", (dir_ / "no-such-folder" / "results.jsonl" / "x").c_str(), 1);
+  std::ofstream(dir_ / "no-such-folder") << "a file where a folder should be";
+  const Outcome o = check("vote");
+  EXPECT_EQ(o.status, 1) << o.out << o.err;
+  EXPECT_NE(o.err.find("warpconf: cannot open result records file"), std::string::npos) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
 }
 
 TEST_F(GoldenCheck, an_unknown_family_is_bad_input) {

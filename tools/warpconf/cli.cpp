@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <fstream>
 
 #include "warpconf/explain.hpp"
@@ -44,9 +45,7 @@ constexpr const char* kExplainHelp =
     "(default f32) and --values, a row of any length; it prints per element the exact value and the bound,\n"
     "and the row-sum bound.";
 
-}  // namespace
-
-int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"warpconf: conformance and regression tests for CUDA warp intrinsics"};
   app.require_subcommand(1);
   CLI::App* explain_cmd = app.add_subcommand("explain", kExplainHelp);
@@ -224,6 +223,24 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     return 2;
   }
   return 0;
+}
+
+}  // namespace
+
+std::string one_line(std::string text) {
+  std::replace_if(text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  return text;
+}
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  try {
+    return run_command(argc, argv, out, err);
+  } catch (const std::exception& e) {
+    err << "warpconf: " << one_line(e.what()) << "\n";
+  } catch (...) {
+    err << "warpconf: an exception that is no std::exception\n";
+  }
+  return 1;
 }
 
 }  // namespace wc::cli

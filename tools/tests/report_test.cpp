@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "warpconf/numbers.hpp"
@@ -194,7 +195,7 @@ TEST(Report, refuses_a_perf_record_it_cannot_read_naming_its_line) {
            {R"({"schema":"warpconf.results/1","record":"perf","pid":1,"id":"a.b","metric":"latency","verdict":"pass"})",
             "results.jsonl:2: unknown perf metric 'latency'"},
            {R"({"schema":"warpconf.results/1","record":"perf","pid":1,"id":"a.b","metric":"latency_cycles","median":-1,"verdict":"pass"})",
-            "results.jsonl:2: median is not a non-negative number: -1"}}) {
+            "results.jsonl:2: median: -1 is not a non-negative number"}}) {
     const fs::path dir = fresh_dir("perf-refused");
     std::ofstream(dir / "results.jsonl") << device << "\n" << record << "\n";
     try {
@@ -400,6 +401,58 @@ TEST(Merge, refuses_another_schema_and_malformed_json_naming_the_file) {
   nlohmann::json no_cells = nlohmann::json::parse(std::ifstream(dir / "t4" / "report.json"));
   no_cells.erase("cells");
   EXPECT_THROW(cli::report_from_json(no_cells, "no-cells"), cli::UsageError);
+}
+
+// A report.json member of another type or out of range is named by its path; a null schema once
+// aborted warpconf merge.
+TEST(Merge, names_the_member_of_a_report_it_cannot_read) {
+  const fs::path dir = fresh_dir("report-members");
+  std::ostringstream out;
+  fs::create_directories(dir / "perf");
+  fs::copy_file(kData + "/run/perf.jsonl", dir / "perf" / "results.jsonl");
+  ASSERT_EQ(cli::run_report_command((dir / "perf").string(), "", {}, out, out), 0);
+  ASSERT_EQ(cli::run_report_command(kData + "/h100", (dir / "h100").string(), {}, out, out), 0);
+  const nlohmann::json h100 = nlohmann::json::parse(std::ifstream(dir / "h100" / "report.json"));
+  const nlohmann::json perf = nlohmann::json::parse(std::ifstream(dir / "perf" / "report.json"));
+  using Edit = std::function<void(nlohmann::json&)>;
+  for (const auto& [edit, message] : std::vector<std::pair<Edit, std::string>>{
+           {[](nlohmann::json& j) { j["schema"] = nullptr; }, "r: schema: null is not a string"},
+           {[](nlohmann::json& j) { j["run"]["argv"] = {1}; }, "r: run.argv[0]: 1 is not a string"},
+           {[](nlohmann::json& j) { j["run"]["seconds"] = 1e300; }, "r: run.seconds: 1e+300 is not from 0 to"},
+           {[](nlohmann::json& j) { j["run"]["status"] = "fine"; }, "r: run.status: \"fine\" is not 'running'"},
+           {[](nlohmann::json& j) { j["cells"][0]["cases"] = -1; }, "r: cells[0].cases: -1 is not a whole number from 0"},
+           {[](nlohmann::json& j) { j["cells"][0]["seeds"] = {nullptr}; }, "r: cells[0].seeds[0]: null is not a string"},
+           {[](nlohmann::json& j) { j["devices"][0]["ordinal"] = "0"; }, "r: devices[0].ordinal: \"0\" is not a whole number"},
+           {[](nlohmann::json& j) { j["tests"][0]["round"] = 99999999999; },
+            "r: tests[0].round: 99999999999 is not a whole number of an int"},
+           {[](nlohmann::json& j) { j["tests"][0]["status"] = "fine"; }, "r: tests[0].status: \"fine\" is not 'passed'"},
+           {[](nlohmann::json& j) { j["totals"]["verdicts"] = {{"great", 1}}; },
+            "r: totals.verdicts: unknown verdict 'great'"},
+           {[](nlohmann::json& j) { j["known_deviations"][0]["lanes"] = 1.5; },
+            "r: known_deviations[0].lanes: 1.5 is not a whole number from 0"},
+           {[](nlohmann::json& j) { j["aborted"] = 5; }, "r: aborted: 5 is not an object"},
+           {[](nlohmann::json& j) { j["aborted"] = {{"reason", 1}}; }, "r: aborted.reason: 1 is not a string"},
+           {[](nlohmann::json& j) { j.erase("cells"); }, "r: cells: missing"}}) {
+    nlohmann::json j = h100;
+    edit(j);
+    try {
+      cli::report_from_json(j, "r");
+      ADD_FAILURE() << "accepted: " << message;
+    } catch (const cli::UsageError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(message, 0), 0u) << e.what();
+    }
+  }
+  nlohmann::json j = perf;
+  j["perf"][0]["repetitions"] = 1e300;
+  EXPECT_THROW(cli::report_from_json(j, "r"), cli::UsageError) << "a repetition count is a whole number";
+  j = perf;
+  j["perf"][0]["device"] = false;
+  try {
+    cli::report_from_json(j, "r");
+    ADD_FAILURE() << "accepted a perf figure's device false";
+  } catch (const cli::UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "r: perf[0].device: false is not a string");
+  }
 }
 
 TEST(Writers, escape_what_they_show_and_fetch_nothing) {

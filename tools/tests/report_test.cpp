@@ -245,6 +245,76 @@ TEST(Report, reads_the_tests_from_ctest_lines_and_why_from_junit) {
   EXPECT_EQ(r.run.rounds[0].summary, "83% tests passed, 1 tests failed out of 6");
 }
 
+// A results folder with one device record and `ctest_log` as its ctest.log (in round folder `round`
+// where one is given).
+fs::path run_with_log(const std::string& name, const std::string& ctest_log, const std::string& round = "") {
+  const fs::path dir = fresh_dir(name);
+  std::ofstream(dir / "results.jsonl")
+      << R"({"schema":"warpconf.results/1","record":"device","pid":1,"device":{"present":false,"reason":"none"}})" "\n";
+  fs::create_directories(dir / round);
+  std::ofstream(dir / round / "ctest.log") << ctest_log;
+  return dir;
+}
+
+// Numbers that do not fit are refused by file, line and field; they once aborted warpconf report.
+TEST(Report, names_the_ctest_line_of_a_number_that_does_not_fit) {
+  const std::string nines(400, '9');
+  for (const auto& [line, message] : std::vector<std::pair<std::string, std::string>>{
+           {"1/99999999999 Test #5: X ....   Passed    1.02 sec", "ctest.log:2: the test count '99999999999' does not fit"},
+           {"1/9 Test #5: X ....   Passed    . sec", "ctest.log:2: the seconds '.' are not a number of seconds"},
+           {"1/9 Test #5: X ....   Passed    1.0.2 sec", "ctest.log:2: the seconds '1.0.2' are not"},
+           {"1/9 Test #5: X ....   Passed    " + nines + " sec", "ctest.log:2: the seconds '9999"}}) {
+    const fs::path dir = run_with_log("ctest-number", "    Start 5: X\n" + line + "\n");
+    try {
+      cli::report_from_results(dir.string(), {});
+      ADD_FAILURE() << "accepted " << line;
+    } catch (const cli::UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find((dir / message).string()), std::string::npos) << e.what();
+    }
+    std::ostringstream out, err;
+    EXPECT_EQ(cli::run_report_command(dir.string(), "", {}, out, err), 2) << line;
+  }
+}
+
+TEST(Report, refuses_a_round_folder_whose_number_does_not_fit) {
+  const fs::path dir = run_with_log("round-number", "", "round-99999999999999999999");
+  try {
+    cli::round_dirs(dir.string());
+    ADD_FAILURE() << "accepted round-99999999999999999999";
+  } catch (const cli::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("round-99999999999999999999: the round number does not fit an int"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(cli::round_dirs(run_with_log("round-number", "", "round-12").string())[0].first, 12);
+}
+
+// A test name of 200,000 characters: ctest's lines are read without a regular expression, whose
+// recursion once overflowed the stack on such a line.
+TEST(Report, reads_a_ctest_line_of_any_length) {
+  const std::string name(200000, 'x');
+  const fs::path dir = run_with_log("long-line", "1/1 Test #1: " + name + " ....   Passed    1.02 sec\n"
+                                                 "100% tests passed, 0 tests failed out of 1\n");
+  const cli::Report r = cli::report_from_results(dir.string(), {});
+  ASSERT_EQ(r.tests.size(), 1u);
+  EXPECT_EQ(r.tests[0].name, name);
+  EXPECT_EQ(r.tests[0].seconds, 1.02);
+}
+
+// A report of nothing is no report: exit status 2, as for any input that holds nothing.
+TEST(Report, refuses_a_results_file_with_no_record_and_no_test) {
+  const fs::path dir = fresh_dir("empty");
+  std::ofstream(dir / "results.jsonl").close();
+  std::ostringstream out, err;
+  EXPECT_EQ(cli::run_report_command(dir.string(), "", {}, out, err), 2);
+  EXPECT_NE(err.str().find("results.jsonl: no record, and no test in a ctest file beside it: nothing to report"),
+            std::string::npos)
+      << err.str();
+  EXPECT_FALSE(fs::exists(dir / "report.json"));
+  std::ofstream(dir / "ctest.log") << "1/1 Test #1: only ....   Passed    1.02 sec\n100% tests passed out of 1\n";
+  EXPECT_EQ(cli::run_report_command(dir.string(), "", {}, out, err), 0) << "a test, and no record: a report";
+}
+
 TEST(CtestProgress, reads_every_ending_ctest_prints) {
   cli::CtestProgress p;
   EXPECT_FALSE(p.line("    Start 12: sanitize/memcheck/Every/AlgorithmSweepOnGpu"));
@@ -311,18 +381,34 @@ TEST(RecordReader, reads_lines_split_anywhere_and_returns_a_cut_last_line) {
   EXPECT_EQ(records, 1);
 }
 
+// A copy of the results folder `from` as a run a day later: the same checks on the same device.
+fs::path a_day_later(const std::string& from, const fs::path& to) {
+  fs::create_directories(to);
+  for (const fs::directory_entry& e : fs::directory_iterator(from)) {
+    std::ifstream in(e.path());
+    std::string text(std::istreambuf_iterator<char>(in), {});
+    for (size_t at = text.find("\"time\":\"2026-11-2"); at != std::string::npos; at = text.find("\"time\":\"2026-11-2", at + 1))
+      ++text[at + 17];  // the day's last digit
+    std::ofstream(to / e.path().filename()) << text;
+  }
+  return to;
+}
+
 TEST(Merge, puts_each_device_in_its_own_column_and_sums_the_same_one) {
   const fs::path dir = fresh_dir("merge");
   std::ostringstream out, err;
   ASSERT_EQ(cli::run_report_command(kData + "/h100", (dir / "h100").string(), {}, out, err), 0) << err.str();
   ASSERT_EQ(cli::run_report_command(kData + "/t4", (dir / "t4").string(), {}, out, err), 0) << err.str();
+  ASSERT_EQ(cli::run_report_command(a_day_later(kData + "/h100", dir / "h100-later").string(), "", {}, out, err), 0)
+      << err.str();
   ASSERT_EQ(cli::run_merge_command({(dir / "h100").string(), (dir / "t4" / "report.json").string()},
                                    (dir / "merged").string(), {}, out, err),
             0)
       << err.str();
-  ASSERT_EQ(cli::run_merge_command({(dir / "h100").string(), (dir / "h100").string()}, (dir / "twice").string(), {},
-                                   out, err),
-            0);
+  ASSERT_EQ(cli::run_merge_command({(dir / "h100").string(), (dir / "h100-later").string()}, (dir / "twice").string(),
+                                   {}, out, err),
+            0)
+      << err.str();
   const nlohmann::json merged = nlohmann::json::parse(std::ifstream(dir / "merged" / "report.json"));
   const cli::Report r = cli::report_from_json(merged, "merged");
   EXPECT_EQ(r.devices.size(), 2u);
@@ -332,10 +418,31 @@ TEST(Merge, puts_each_device_in_its_own_column_and_sums_the_same_one) {
   EXPECT_EQ(at(r.totals.lanes, "defined"), 87000u + 30000);
   const cli::Report twice =
       cli::report_from_json(nlohmann::json::parse(std::ifstream(dir / "twice" / "report.json")), "twice");
+  EXPECT_EQ(twice.devices.size(), 1u);
   EXPECT_EQ(cell(twice, kH100, "shuffle", "__shfl_sync", "int", "structured (14)").sums.cases, 3000u);
   EXPECT_EQ(twice.deviations.begin()->second.lanes, 96u);
   // A report written and read back is the same report.
   EXPECT_EQ(cli::to_json(r), merged);
+}
+
+// The same report twice would count every check twice: as the same folder, a folder and its
+// report.json, a link to it, or a copy.
+TEST(Merge, refuses_the_same_report_twice) {
+  const fs::path dir = fresh_dir("merge-twice");
+  std::ostringstream out;
+  ASSERT_EQ(cli::run_report_command(kData + "/t4", (dir / "t4").string(), {}, out, out), 0);
+  fs::create_directory_symlink(dir / "t4", dir / "link");
+  fs::create_directories(dir / "copy");
+  fs::copy_file(dir / "t4" / "report.json", dir / "copy" / "report.json");
+  const std::string t4 = (dir / "t4").string();
+  for (const std::string& again : {t4, t4 + "/report.json", (dir / "link").string(), (dir / "copy").string()}) {
+    std::ostringstream err;
+    EXPECT_EQ(cli::run_merge_command({t4, again}, (dir / "out").string(), {}, out, err), 2) << again;
+    const std::string said = err.str();
+    EXPECT_NE(said.find("are the same report: it would count twice"), std::string::npos) << said;
+    EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;
+  }
+  EXPECT_FALSE(fs::exists(dir / "out" / "report.json"));
 }
 
 TEST(Merge, puts_the_perf_figures_of_two_devices_side_by_side_in_one_table) {
@@ -346,13 +453,15 @@ TEST(Merge, puts_the_perf_figures_of_two_devices_side_by_side_in_one_table) {
     fs::copy_file(kData + "/run/" + name + ".jsonl", dir / name / "results.jsonl");
     ASSERT_EQ(cli::run_report_command((dir / name).string(), (dir / name).string(), {}, out, err), 0) << err.str();
   }
-  ASSERT_EQ(cli::run_merge_command({(dir / "perf").string(), (dir / "perf_h200").string(), (dir / "perf").string()},
+  const fs::path later = a_day_later((dir / "perf").string(), dir / "perf-later");
+  ASSERT_EQ(cli::run_report_command(later.string(), "", {}, out, err), 0) << err.str();
+  ASSERT_EQ(cli::run_merge_command({(dir / "perf").string(), (dir / "perf_h200").string(), later.string()},
                                    (dir / "merged").string(), {}, out, err),
             0)
       << err.str();
   const nlohmann::json merged = nlohmann::json::parse(std::ifstream(dir / "merged" / "report.json"));
   const cli::Report r = cli::report_from_json(merged, "merged");
-  EXPECT_EQ(r.perf.size(), 8u + 4) << "the same report twice: a figure is a measurement, not a count";
+  EXPECT_EQ(r.perf.size(), 8u + 4) << "the same figures a day later: a figure is a measurement, not a count";
   EXPECT_EQ(cli::to_json(r), merged) << "written and read back, the same report";
   std::ostringstream md;
   cli::write_markdown(r, md);

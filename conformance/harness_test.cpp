@@ -19,6 +19,7 @@
 #include "model/fns.hpp"
 #include "model/shuffle.hpp"
 #include "sweeps/expect.hpp"
+#include "sweeps/library_sweep.hpp"
 #include "testing/compare.hpp"
 #include "testing/deviations.hpp"
 #include "testing/gpu_test.hpp"
@@ -354,6 +355,13 @@ TEST(ReproLines, make_warpconf_explain_give_the_models_bits) {
   expect_repro_reproduces(reductions, reductions.cases.size() / 2, 8);
   const gpu::FnsBatch fns = sweeps::fns_batch();
   expect_repro_reproduces(fns, 1234, 8);
+  // The library models: CUB's ExclusiveScan with its initial value, cg's reduce with none to give.
+  const gpu::AlgorithmBatch cub_scan = sweeps::library_batch(
+      {model::WarpAlgorithm::exclusive_scan, model::AlgorithmOp::sum, gpu::Implementation::cub_warp}, model::Type::i32);
+  expect_repro_reproduces(cub_scan, cub_scan.cases.size() / 2, 8);
+  const gpu::AlgorithmBatch cg_reduce = sweeps::library_batch(
+      {model::WarpAlgorithm::reduce, model::AlgorithmOp::sum, gpu::Implementation::cg_tile}, model::Type::i32);
+  expect_repro_reproduces(cg_reduce, cg_reduce.cases.size() / 2, 8);
 }
 
 // Only two CUDA errors mean "no GPU on this machine"; every other one is a broken driver or device

@@ -209,6 +209,22 @@ TEST_F(GoldenCheck, an_unexpected_error_is_status_1_with_one_line) {
   EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
 }
 
+// A folder whose name is not UTF-8 cannot be named in a result record (JSON): bad input, where check
+// and diff once aborted writing the record.
+TEST_F(GoldenCheck, a_folder_whose_name_is_not_utf8_is_bad_input) {
+  const fs::path odd = dir_ / "golden-\xff";
+  fs::create_directories(odd);
+  fs::copy_file(committed("vote.golden"), odd / "vote.golden");
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"golden", "check", odd.string(), "--family", "vote"},
+                                              {"golden", "diff", odd.string(), odd.string(), "--family", "vote"}}) {
+    const Outcome o = run_cli(args);
+    EXPECT_EQ(o.status, 2) << o.out << o.err;
+    EXPECT_NE(o.err.find("the folder: '" + dir_.string() + "/golden-\\xff' is not valid UTF-8"), std::string::npos)
+        << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  }
+}
+
 TEST_F(GoldenCheck, an_unknown_family_is_bad_input) {
   const Outcome o = run_cli({"golden", "check", dir_.string(), "--family", "shuffles"});
   EXPECT_EQ(o.status, 2);

@@ -205,6 +205,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       return 2;
     }
     try {
+      require_utf8_path("the results", results_file);
       const ResultsSummary summary = summarize_results(in, results_file);
       results_json ? print_results_json(summary, out) : print_results_text(summary, out);
     } catch (const UsageError& e) {

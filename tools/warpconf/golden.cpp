@@ -479,6 +479,9 @@ int with_one_line_errors(const std::string& command, std::ostream& err, const st
 int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
   return with_one_line_errors("warpconf golden " + o.command, err, [&] {
     selected(golden::corpus(), o.families);  // an unknown family is bad input before anything runs
+    for (const std::string& dir : o.dirs) require_utf8_path("the folder", dir);
+    require_utf8_path("--out", o.out);
+    require_utf8_path("--golden", o.golden);
     if (o.command == "record") return record(o, out);
     if (o.command == "accept") return accept(o, out);
     if (o.command == "verify") return verify(o, out);

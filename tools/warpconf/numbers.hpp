@@ -31,6 +31,13 @@ model::PerLane<int32_t> parse_lane_ints(std::string_view option, std::string_vie
 // 32 comma-separated values of `type`: decimal, or 0x-hex bit patterns.
 model::PerLane<uint64_t> parse_lane_values(std::string_view option, std::string_view text, model::Type type);
 
+// Whether `text` is valid UTF-8 (no overlong form, surrogate or code point past U+10FFFF).
+bool is_utf8(std::string_view text);
+
+// Throws UsageError naming `what` where `path` is not valid UTF-8: records and reports name the
+// paths they were given, and they are JSON.
+void require_utf8_path(std::string_view what, const std::string& path);
+
 // The comma-separated items of `text`, copied so that they outlive a temporary `text` (an option's value).
 std::vector<std::string> split_commas(std::string_view text);
 

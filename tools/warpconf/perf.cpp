@@ -351,7 +351,11 @@ int compare_with_baseline(const std::optional<PerfFile>& recorded, const std::st
 
 int run_perf(const PerfOptions& o, std::ostream& out, std::ostream& err, const Measure& measure) {
   return with_one_line_errors("warpconf perf " + o.command, err, [&] {
-    if (o.repetitions < 1) throw UsageError("--repetitions must be at least 1");
+    if (o.repetitions < 1 || static_cast<uint64_t>(o.repetitions) > golden::max_perf_repetitions)
+      throw UsageError("--repetitions must be from 1 to " + std::to_string(golden::max_perf_repetitions));
+    for (const std::string& file : o.files) require_utf8_path("the file", file);
+    require_utf8_path("--out", o.out);
+    require_utf8_path("--golden", o.golden);
     PerfOptions options = o;
     options.strict = o.strict || strict_from_environment();
     if (o.command == "record") return record(options, out, measure);

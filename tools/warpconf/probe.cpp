@@ -20,6 +20,10 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr int kSkipped = 77;
+// A day per child, and more probes per child than there are: larger values are typing errors (or a
+// negative --batch that wrapped round).
+constexpr double kMostTimeout = 86400;
+constexpr size_t kMostBatch = 100000;
 
 // What the fingerprint child tells the parent: the device and code path, without the parent touching CUDA.
 struct Fingerprint {
@@ -187,8 +191,12 @@ std::vector<std::string> contract_changes(const golden::ContractsFile& recorded,
 
 int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& err) {
   try {
-    if (!(o.timeout_s > 0)) throw UsageError("--timeout must be positive");
-    if (o.batch == 0) throw UsageError("--batch must be at least 1");
+    if (!(o.timeout_s > 0 && o.timeout_s <= kMostTimeout))
+      throw UsageError("--timeout must be above 0 and at most " + std::to_string(static_cast<int>(kMostTimeout)) + " s");
+    if (o.batch == 0 || o.batch > kMostBatch)
+      throw UsageError("--batch must be from 1 to " + std::to_string(kMostBatch));
+    require_utf8_path("--out", o.out);
+    if (o.verify) require_utf8_path("--verify", *o.verify);
     std::vector<gpu::ProbeCase> cases;
     std::set<std::string> families;
     for (const gpu::ProbeCase& c : gpu::probe_cases()) families.insert(std::string(gpu::family(c.op)));

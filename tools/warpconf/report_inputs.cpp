@@ -413,6 +413,8 @@ int publish(const Report& r, const std::string& dir, std::ostream& out) {
 int run_report_command(const std::string& path, const std::string& out_dir, const std::vector<std::string>& argv,
                        std::ostream& out, std::ostream& err) {
   try {
+    require_utf8_path("the results", path);
+    require_utf8_path("--out", out_dir);
     const Report r = report_from_results(path, argv);
     const std::string dir = !out_dir.empty()       ? out_dir
                             : fs::is_directory(path) ? path
@@ -437,6 +439,8 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
     merged.run.argv = argv;
     std::vector<std::string> aborted;
     std::set<std::string> budgets, variants;
+    require_utf8_path("--out", out_dir);
+    for (const std::string& path : paths) require_utf8_path("the report", path);
     std::vector<std::pair<fs::path, nlohmann::json>> read;  // each report's file and JSON
     for (const std::string& path : paths) {
       const fs::path file = report_file(path);

@@ -225,6 +225,26 @@ TEST_F(GoldenCheck, a_folder_whose_name_is_not_utf8_is_bad_input) {
   }
 }
 
+// Folders that hold no golden are inputs of nothing (2); folders that share no family asked for
+// compared nothing (1): neither passes.
+TEST_F(GoldenCheck, nothing_to_compare_never_passes) {
+  const fs::path empty = dir_ / "empty", a = dir_ / "a", b = dir_ / "b";
+  for (const fs::path& d : {empty, a, b}) fs::create_directories(d);
+  fs::copy_file(committed("vote.golden"), a / "vote.golden");
+  fs::copy_file(committed("fns.golden"), b / "fns.golden");
+  const auto expect = [](const Outcome& o, int status, const std::string& said) {
+    EXPECT_EQ(o.status, status) << o.out << o.err;
+    EXPECT_NE((status == 2 ? o.err : o.out).find(said), std::string::npos) << o.out << o.err;
+  };
+  expect(run_cli({"golden", "diff", empty.string(), empty.string()}), 2, "no .golden file in " + empty.string());
+  expect(run_cli({"golden", "diff", a.string(), empty.string()}), 2, "no .golden file in " + empty.string());
+  expect(run_cli({"golden", "diff", a.string(), b.string()}), 1, "nothing compared");
+  expect(run_cli({"golden", "check", empty.string()}), 2, "no .golden file in " + empty.string());
+  expect(run_cli({"golden", "check", a.string(), "--family", "fns"}), 1, "nothing compared");
+  expect(run_cli({"golden", "verify", (dir_ / "mistyped").string()}), 2, "cannot read the folder");
+  expect(run_cli({"golden", "verify", empty.string()}), 2, "no .golden file in " + empty.string());
+}
+
 TEST_F(GoldenCheck, an_unknown_family_is_bad_input) {
   const Outcome o = run_cli({"golden", "check", dir_.string(), "--family", "shuffles"});
   EXPECT_EQ(o.status, 2);

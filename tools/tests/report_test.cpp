@@ -427,7 +427,7 @@ TEST(Merge, puts_each_device_in_its_own_column_and_sums_the_same_one) {
 
 // The same report twice would count every check twice: as the same folder, a folder and its
 // report.json, a link to it, or a copy.
-TEST(Merge, refuses_the_same_report_twice) {
+TEST(Merge, refuses_the_same_report_twice_and_a_report_of_nothing) {
   const fs::path dir = fresh_dir("merge-twice");
   std::ostringstream out;
   ASSERT_EQ(cli::run_report_command(kData + "/t4", (dir / "t4").string(), {}, out, out), 0);
@@ -443,6 +443,15 @@ TEST(Merge, refuses_the_same_report_twice) {
     EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;
   }
   EXPECT_FALSE(fs::exists(dir / "out" / "report.json"));
+  // A report with no check, test or figure is a merge input of nothing.
+  nlohmann::json empty = nlohmann::json::parse(std::ifstream(dir / "t4" / "report.json"));
+  empty["cells"] = nlohmann::json::array();
+  fs::create_directories(dir / "empty");
+  std::ofstream(dir / "empty" / "report.json") << empty.dump();
+  std::ostringstream err;
+  EXPECT_EQ(cli::run_merge_command({t4, (dir / "empty").string()}, (dir / "out").string(), {}, out, err), 2);
+  EXPECT_NE(err.str().find("empty/report.json: no check, test or perf figure: nothing to merge"), std::string::npos)
+      << err.str();
 }
 
 TEST(Merge, puts_the_perf_figures_of_two_devices_side_by_side_in_one_table) {

@@ -245,6 +245,15 @@ TEST_F(GoldenCheck, nothing_to_compare_never_passes) {
   expect(run_cli({"golden", "verify", empty.string()}), 2, "no .golden file in " + empty.string());
 }
 
+// A message that quotes a file name with a line break in it is still one line.
+TEST_F(GoldenCheck, a_file_name_with_a_line_break_is_named_on_one_line) {
+  std::ofstream(dir_ / "vote\nshuffle.golden") << "x";
+  const Outcome o = run_cli({"golden", "check", dir_.string()});
+  EXPECT_EQ(o.status, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("vote shuffle.golden: no family vote shuffle in the corpus"), std::string::npos) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+}
+
 TEST_F(GoldenCheck, an_unknown_family_is_bad_input) {
   const Outcome o = run_cli({"golden", "check", dir_.string(), "--family", "shuffles"});
   EXPECT_EQ(o.status, 2);

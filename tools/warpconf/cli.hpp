@@ -2,15 +2,11 @@
 #pragma once
 
 #include <ostream>
-#include <string>
 
 namespace wc::cli {
 
 // Runs warpconf with argv; returns the exit status (README.md, "Exit statuses"): 2 with one line on
 // `err` for bad input, and 1 with one line for anything unexpected: no exception leaves it.
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
-
-// `text` with its line breaks made spaces: what an error message on one line says.
-std::string one_line(std::string text);
 
 }  // namespace wc::cli

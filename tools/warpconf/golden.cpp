@@ -484,13 +484,13 @@ int with_one_line_errors(const std::string& command, std::ostream& err, const st
   try {
     return body();
   } catch (const UsageError& e) {
-    err << command << ": " << e.what() << "\n";
+    print_error(err, command, e.what());
   } catch (const golden::FormatError& e) {
-    err << command << ": " << e.what() << "\n";
+    print_error(err, command, e.what());
   } catch (const fs::filesystem_error& e) {
-    err << command << ": " << e.what() << "\n";
+    print_error(err, command, e.what());
   } catch (const gpu::CudaFailure& e) {
-    err << command << ": " << e.what() << "\n";
+    print_error(err, command, e.what());
     return 1;
   }
   return 2;

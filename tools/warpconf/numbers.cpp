@@ -1,6 +1,8 @@
 #include "warpconf/numbers.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <ostream>
 
 namespace wc::cli {
 namespace {
@@ -10,6 +12,15 @@ namespace {
 }
 
 }  // namespace
+
+std::string one_line(std::string text) {
+  std::replace_if(text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  return text;
+}
+
+void print_error(std::ostream& err, std::string_view command, std::string_view what) {
+  err << command << ": " << one_line(std::string(what)) << "\n";
+}
 
 bool is_utf8(std::string_view text) {
   for (size_t i = 0; i < text.size();) {

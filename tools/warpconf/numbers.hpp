@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -17,6 +18,12 @@ class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// `text` with its line breaks made spaces: a message that quotes a path or a value stays one line.
+std::string one_line(std::string text);
+
+// Writes "<command>: <what>" as one line on `err`.
+void print_error(std::ostream& err, std::string_view command, std::string_view what);
 
 // A decimal or 0x-hex integer in [low, high].
 int64_t parse_integer(std::string_view option, std::string_view text, int64_t low, int64_t high);

@@ -1,6 +1,7 @@
 #include "warpconf/probe.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -76,7 +77,9 @@ std::optional<Fingerprint> fingerprint(const ProbeOptions& o, std::ostream& out,
   std::string digits = f[1];
   digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
   fp.architecture = "sm_" + digits + (f[5] == "sass" ? "" : "-" + f[5]);
-  fp.code_capability = std::stoi(f[6]);
+  const auto [end, bad] = std::from_chars(f[6].data(), f[6].data() + f[6].size(), fp.code_capability);
+  if (bad != std::errc() || end != f[6].data() + f[6].size())
+    throw std::runtime_error("the device child's fingerprint is malformed: " + r.text);
   return fp;
 }
 
@@ -291,13 +294,13 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
         << (changes.empty() || !o.strict ? "" : " (--strict: a failure)") << "\n";
     return o.strict && !changes.empty() ? 1 : 0;
   } catch (const UsageError& e) {
-    err << "warpconf probe: " << e.what() << "\n";
+    print_error(err, "warpconf probe", e.what());
     return 2;
   } catch (const golden::FormatError& e) {
-    err << "warpconf probe: " << e.what() << "\n";
+    print_error(err, "warpconf probe", e.what());
     return 2;
   } catch (const std::logic_error& e) {  // the runner refused to fork from a CUDA process
-    err << "warpconf probe: " << e.what() << "\n";
+    print_error(err, "warpconf probe", e.what());
     return 1;
   }
 }

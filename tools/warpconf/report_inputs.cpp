@@ -422,10 +422,10 @@ int run_report_command(const std::string& path, const std::string& out_dir, cons
                                                               : std::string(".");
     return publish(r, dir, out);
   } catch (const UsageError& e) {
-    err << "warpconf report: " << e.what() << "\n";
+    print_error(err, "warpconf report", e.what());
     return 2;
   } catch (const fs::filesystem_error& e) {
-    err << "warpconf report: " << e.what() << "\n";
+    print_error(err, "warpconf report", e.what());
     return 2;
   }
 }
@@ -481,10 +481,10 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
     merged.run.status = merged.aborted.is_null() ? "finished" : "aborted";
     return publish(merged, out_dir, out);
   } catch (const UsageError& e) {
-    err << "warpconf merge: " << e.what() << "\n";
+    print_error(err, "warpconf merge", e.what());
     return 2;
   } catch (const fs::filesystem_error& e) {
-    err << "warpconf merge: " << e.what() << "\n";
+    print_error(err, "warpconf merge", e.what());
     return 2;
   }
 }

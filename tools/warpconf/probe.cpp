@@ -83,6 +83,13 @@ std::optional<Fingerprint> fingerprint(const ProbeOptions& o, std::ostream& out,
   return fp;
 }
 
+// A recording to verify against: one without a probe is an input of nothing (exit status 2).
+golden::ContractsFile read_probes(const std::string& path) {
+  golden::ContractsFile file = golden::read_contracts_file(path);
+  if (file.probes.empty()) throw UsageError(path + ": no probe (probes: 0): nothing to compare");
+  return file;
+}
+
 std::string hex_text(uint32_t mask) {
   std::ostringstream os;
   os << std::hex << mask;
@@ -209,7 +216,7 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
       if (o.families.empty() || std::count(o.families.begin(), o.families.end(), std::string(gpu::family(c.op))) > 0)
         cases.push_back(c);
     std::optional<golden::ContractsFile> recorded;
-    if (o.verify && !o.verify->empty()) recorded = golden::read_contracts_file(*o.verify);  // bad input before any run
+    if (o.verify && !o.verify->empty()) recorded = read_probes(*o.verify);  // bad input before any run
 
     int status = 0;
     const std::optional<Fingerprint> fp = fingerprint(o, out, status);
@@ -221,7 +228,7 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
         out << "warpconf probe --verify: not recorded: no " << verify_path << "; nothing compared\n";
         return kSkipped;
       }
-      recorded = golden::read_contracts_file(verify_path);
+      recorded = read_probes(verify_path);
     }
     if (recorded && (recorded->header.compute_capability != fp->header.compute_capability ||
                      recorded->header.code_path != fp->header.code_path)) {
@@ -288,6 +295,13 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
     for (const auto& [outcome, n] : outcomes) out << " " << outcome << " " << n << ";";
     out << " written to " << path << "\n";
     if (!recorded) return 0;
+    if (std::none_of(lines.begin(), lines.end(), [&recorded](const golden::ContractLine& l) {
+          return std::any_of(recorded->probes.begin(), recorded->probes.end(),
+                             [&l](const golden::ContractLine& r) { return r.id == l.id; });
+        })) {
+      out << "warpconf probe --verify " << verify_path << ": nothing compared: it records none of the probes run\n";
+      return 1;
+    }
     const std::vector<std::string> changes = contract_changes(*recorded, lines);
     for (const std::string& c : changes) out << "behaviour change: " << c << "\n";
     out << "warpconf probe --verify " << verify_path << ": " << changes.size() << " behaviour changes"

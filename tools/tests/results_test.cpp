@@ -74,6 +74,19 @@ TEST(ResultsTool, names_the_line_that_is_not_a_record) {
   }
 }
 
+// The records warpconf golden and probe write, members the readers do not use included, are read.
+TEST(ResultsTool, reads_golden_and_contract_records_as_they_are_written) {
+  std::istringstream in(
+      R"({"schema":"warpconf.results/1","record":"check","family":"fns","verdict":"conformance-failure","seed":null,)"
+      R"("cases":3,"outputs_per_case":32,"golden":{"command":"check","dir":"golden/sm_90","behaviour_changes":0,)"
+      R"("class_mismatches":0,"stale_deviations":["fns.int-min"]}})" "\n"
+      R"({"schema":"warpconf.results/1","record":"check","family":"contract","verdict":"pass","seed":null,)"
+      R"("contract":{"id":"shfl.control.ffffffff","lim":32,"outcome":"ran","detail":"0*32","golden":"same"}})" "\n");
+  const cli::ResultsSummary s = cli::summarize_results(in, "f");
+  EXPECT_EQ(s.total.records, 2u);
+  EXPECT_EQ(s.total.verdicts.at("conformance-failure"), 1u);
+}
+
 // A member of another type, or a number out of range, is named with its line; none aborted warpconf.
 TEST(ResultsTool, names_the_line_and_member_of_the_wrong_type) {
   const std::string check = R"({"schema":"warpconf.results/1","record":"check","family":"vote","verdict":"pass")";

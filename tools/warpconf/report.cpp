@@ -63,9 +63,6 @@ Cell cell_from(const JsonObject& j) {
   return c;
 }
 
-// 31,700 years: more is no run's duration, and sums of such stay finite.
-constexpr double kMostSeconds = 1e12;
-
 RunInfo run_from(const JsonObject& j) {
   RunInfo r;
   r.warpconf = j.text("warpconf");

@@ -21,6 +21,10 @@ namespace wc::cli {
 
 inline constexpr const char* kReportSchema = "warpconf.report/1";
 
+// The most seconds a test or a run may have taken (31,700 years): more is no duration, and a sum of
+// such stays finite.
+inline constexpr double kMostSeconds = 1e12;
+
 // Verdicts from worst to best: a cell's verdict is the worst of its checks'. Planted bugs that were
 // caught rank with a pass, `not-recorded` (nothing compared, never a pass) just above it; a
 // performance change (perf figures only) ranks with a behaviour change: a finding, not a failure.

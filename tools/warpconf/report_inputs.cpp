@@ -4,7 +4,6 @@
 #include <cctype>
 #include <charconv>
 #include <climits>
-#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -238,7 +237,7 @@ std::optional<TestResult> CtestProgress::line(std::string_view text) {
       throw UsageError("the test count " + golden::text::quote(f->total) + " does not fit an int");
     double seconds = 0;
     const auto [stop, bad] = std::from_chars(f->seconds.data(), f->seconds.data() + f->seconds.size(), seconds);
-    if (bad != std::errc() || stop != f->seconds.data() + f->seconds.size() || !std::isfinite(seconds))
+    if (bad != std::errc() || stop != f->seconds.data() + f->seconds.size() || !(seconds <= kMostSeconds))
       throw UsageError("the seconds " + golden::text::quote(f->seconds) + " are not a number of seconds");
     total_ = total;
     TestResult t;
@@ -468,6 +467,7 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
         merged.run.start = r.run.start;
       merged.run.end = std::max(merged.run.end, r.run.end);
       merged.run.seconds += r.run.seconds;
+      if (merged.run.seconds > kMostSeconds) throw UsageError(file.string() + ": the runs' seconds sum past 1e12");
       if (!r.aborted.is_null()) aborted.push_back(path + ": " + field_text(r.aborted, "reason"));
     }
     // A setting the merged runs share is the merged report's; different ones are listed per source.

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <climits>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -107,7 +106,7 @@ std::optional<std::string_view> started_line(std::string_view line) {
 }
 
 // ctest 3.x: "100% tests passed, 0 tests failed out of 60"; ctest 4.x: "100% tests passed out of 60".
-std::optional<std::string_view> summary_line(std::string_view line) {
+std::optional<std::string_view> ctest_summary(std::string_view line) {
   const std::string_view text = trim_end(line);
   if (text == "No tests were found!!!") return text;
   Cursor c(text);
@@ -250,7 +249,7 @@ std::optional<TestResult> CtestProgress::line(std::string_view text) {
   }
   if (cut_after_dots(l)) held_ = l;
   else if (const auto name = started_line(l)) in_flight_.insert(std::string(*name));
-  else if (const auto summary = summary_line(l)) summary_ = *summary;
+  else if (const auto summary = ctest_summary(l)) summary_ = *summary;
   return std::nullopt;
 }
 

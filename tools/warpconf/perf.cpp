@@ -89,6 +89,14 @@ void write_atomically(const std::string& path, const std::string& text) {
   fs::rename(temporary, path);
 }
 
+// A perf.txt a command was given or found: one without a figure is an input of nothing (exit status
+// 2), never a comparison that passes or a baseline to install.
+PerfFile read_figures(const std::string& path) {
+  PerfFile file = golden::read_perf_file(path);
+  if (file.figures.empty()) throw UsageError(path + ": no figure (figures: 0): nothing to compare");
+  return file;
+}
+
 bool any_wrong(const std::vector<perf::Figure>& figures) {
   return std::any_of(figures.begin(), figures.end(), [](const perf::Figure& f) { return f.status == perf::Status::wrong; });
 }
@@ -106,6 +114,10 @@ void write_pending(const PerfHeader& header, const std::vector<perf::Figure>& fi
   file.header = header;
   for (const perf::Figure& f : figures)
     if (f.status == perf::Status::measured) file.figures.push_back({f.id, f.metric, f.summary.median, f.summary.mad, f.summary.n, 0});
+  if (file.figures.empty()) {
+    out << "warpconf perf " << command << ": no pending perf.txt written: no figure was measured\n";
+    return;
+  }
   fs::create_directories(dir);
   const std::string path = dir + "/perf.txt";
   write_atomically(path, golden::write_perf(file));
@@ -130,7 +142,7 @@ int record(const PerfOptions& o, std::ostream& out, const Measure& measure) {
 // Every figure of B against A's, one measurement each: "worse" and "better" by the rule, unconfirmed.
 struct FileDiff {
   std::vector<std::string> lines;
-  int worse = 0, better = 0, only_a = 0, only_b = 0;
+  int compared = 0, worse = 0, better = 0, only_a = 0, only_b = 0;
 };
 
 FileDiff diff_files(const PerfFile& a, const PerfFile& b) {
@@ -149,6 +161,7 @@ FileDiff diff_files(const PerfFile& a, const PerfFile& b) {
     }
     const perf::Summary sa = summary_of(*it->second), sb = summary_of(f);
     const perf::Shift s = perf::shift(f.metric, sa, sb);
+    ++d.compared;
     d.worse += s == perf::Shift::worse;
     d.better += s == perf::Shift::better;
     d.lines.push_back(name + ": " + summary_text(sa) + " -> " + summary_text(sb) + ", " + change_text(f.metric, sa, sb) +
@@ -178,7 +191,7 @@ int accept(const PerfOptions& o, std::ostream& out) {
                        ": name the one to accept");
     pending = found.front();
   }
-  const PerfFile file = golden::read_perf_file(pending);
+  const PerfFile file = read_figures(pending);
   const std::string dir =
       o.golden.empty() ? golden_dir(architecture_of(file.header.compute_capability), file.header.code_path) : o.golden;
   const std::string target = dir + "/perf.txt";
@@ -204,7 +217,7 @@ int accept(const PerfOptions& o, std::ostream& out) {
 
 int diff(const PerfOptions& o, std::ostream& out) {
   if (o.files.size() != 2) throw UsageError("diff takes two files: warpconf perf diff A B");
-  const PerfFile a = golden::read_perf_file(o.files[0]), b = golden::read_perf_file(o.files[1]);
+  const PerfFile a = read_figures(o.files[0]), b = read_figures(o.files[1]);
   out << "A: " << o.files[0] << ": " << header_text(a.header) << "\nB: " << o.files[1] << ": " << header_text(b.header) << "\n";
   const FileDiff d = diff_files(a, b);
   for (const std::string& line : d.lines) out << line << "\n";
@@ -216,17 +229,21 @@ int diff(const PerfOptions& o, std::ostream& out) {
   out << "warpconf perf diff: " << d.worse << " figures worse and " << d.better << " better by the rule (10 % and 3 "
       << "x MAD; one measurement each: `warpconf perf compare` measures again before it calls a change); " << d.only_a
       << " only in A, " << d.only_b << " only in B\n";
+  if (d.compared == 0) {
+    out << "warpconf perf diff: nothing compared: A and B share no figure\n";
+    return 1;
+  }
   return o.strict && d.worse > 0 ? 1 : 0;
 }
 
 int compare(const PerfOptions& o, std::ostream& out, const Measure& measure) {
   std::optional<PerfFile> named;
-  if (!o.files.empty()) named = golden::read_perf_file(o.files.front());  // bad input before anything runs
+  if (!o.files.empty()) named = read_figures(o.files.front());  // bad input before anything runs
   if (const std::optional<int> status = without_gpu("compare", out)) return *status;
   const PerfHeader now = header_now();
   const std::string path =
       o.files.empty() ? golden_dir(architecture_of(now.compute_capability), now.code_path) + "/perf.txt" : o.files.front();
-  if (!named && fs::exists(path)) named = golden::read_perf_file(path);
+  if (!named && fs::exists(path)) named = read_figures(path);
   return compare_with_baseline(named, path, now, o, measure, out);
 }
 
@@ -351,7 +368,11 @@ int compare_with_baseline(const std::optional<PerfFile>& recorded, const std::st
 
 int run_perf(const PerfOptions& o, std::ostream& out, std::ostream& err, const Measure& measure) {
   return with_one_line_errors("warpconf perf " + o.command, err, [&] {
-    if (o.repetitions < 1) throw UsageError("--repetitions must be at least 1");
+    if (o.repetitions < 1 || static_cast<uint64_t>(o.repetitions) > golden::max_perf_repetitions)
+      throw UsageError("--repetitions must be from 1 to " + std::to_string(golden::max_perf_repetitions));
+    for (const std::string& file : o.files) require_utf8_path("the file", file);
+    require_utf8_path("--out", o.out);
+    require_utf8_path("--golden", o.golden);
     PerfOptions options = o;
     options.strict = o.strict || strict_from_environment();
     if (o.command == "record") return record(options, out, measure);

@@ -13,12 +13,17 @@
 #include <tuple>
 #include <vector>
 
+#include "warpconf/json_fields.hpp"
 #include "warpconf/report_perf.hpp"
 #include "warpconf/results.hpp"
 
 namespace wc::cli {
 
 inline constexpr const char* kReportSchema = "warpconf.report/1";
+
+// The most seconds a test or a run may have taken (31,700 years): more is no duration, and a sum of
+// such stays finite.
+inline constexpr double kMostSeconds = 1e12;
 
 // Verdicts from worst to best: a cell's verdict is the worst of its checks'. Planted bugs that were
 // caught rank with a pass, `not-recorded` (nothing compared, never a pass) just above it; a
@@ -31,6 +36,8 @@ inline constexpr const char* kVerdictRule =
     "A cell's verdict is the worst of its checks': error > conformance-failure > nothing-compared > planted-missed > "
     "behaviour-change > performance-change > known-deviation > not-recorded > planted-caught > pass > not-supported";
 
+// Whether `verdict` is one of kVerdictOrder.
+bool is_verdict(std::string_view verdict);
 // Position in kVerdictOrder; throws UsageError for a verdict this build does not know.
 int verdict_rank(std::string_view verdict);
 
@@ -168,9 +175,6 @@ uint64_t perf_count(const Report&, const std::string& verdict);
 
 // 1234567 -> "1,234,567"
 std::string grouped(uint64_t);
-
-// A field as text: a string as it is, a number or an object as JSON, "" when absent or null.
-std::string field_text(const nlohmann::json& object, const char* key);
 
 // What the writers share: why the run did not finish, "" when it did;
 std::string aborted_text(const Report&);

@@ -16,9 +16,10 @@ namespace wc::cli {
 
 inline constexpr const char* kLaneClasses[] = {"defined", "ptx-defined", "undefined", "not-called"};
 
-// Reads a results file's lines as they arrive, each checked to be a `device` or `check` record of
-// the schema this build reads; throws UsageError naming the file and line for anything else, and
-// for a UsageError that `each` throws.
+// Reads a results file's lines as they arrive, each checked to be a `device`, `check` or `perf`
+// record of the schema this build reads, its members of the shapes the readers use; throws
+// UsageError naming the file, line and member for anything else, and for a UsageError that `each`
+// throws.
 class RecordReader {
  public:
   using Each = std::function<void(const nlohmann::json&)>;
@@ -54,6 +55,9 @@ struct ResultsSummary {
   FamilySums perf;     // `perf` records (docs/perf.md): records and verdicts only, apart from the checks
   std::vector<std::string> devices;  // one line per distinct device fingerprint
 };
+
+// into += n; throws UsageError where the sum passes 2^64 - 1.
+void add_count(uint64_t& into, uint64_t n);
 
 // The counts of one check record.
 FamilySums sums_of(const nlohmann::json& check);

@@ -1,6 +1,6 @@
 // `warpconf run` on a build tree of stand-in tests (tools/tests/data/report/fake_test.sh): the exit
-// status, the report it leaves when the run finishes, is interrupted or is killed, the budget it
-// passes on, soak rounds, the jit variant and the perf run.
+// status, the report it leaves when the run finishes, is interrupted or is killed, malformed
+// records, the budget it passes on, soak rounds, the jit variant and the perf run.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -263,6 +264,46 @@ TEST_F(WarpconfRun, writes_a_final_report_when_interrupted) {
   EXPECT_EQ(r["run"]["status"], "aborted");
   EXPECT_EQ(r["aborted"]["reason"], "interrupted by SIGTERM");
   EXPECT_EQ(r["aborted"]["in_flight"], nlohmann::json::array({"SlowOnGpu"}));
+}
+
+TEST_F(WarpconfRun, a_malformed_record_is_an_error_of_the_test_that_wrote_it_and_the_run_goes_on) {
+  // One test at a time: a line that names no test was written by the one running.
+  tests({{"MalformedOnGpu", "gpu", "malformed.jsonl"}, kShuffle});
+  EXPECT_EQ(run({"--", "-j", "1"}), 1) << output();
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["run"]["status"], "finished");
+  EXPECT_TRUE(r["aborted"].is_null());
+  EXPECT_EQ(r["tests"].size(), 2u);
+  EXPECT_EQ(r["totals"]["verdicts"], nlohmann::json({{"pass", 4}, {"error", 3}})) << "lines 3, 4 and 5 of malformed.jsonl";
+  EXPECT_NE(r["summary"].get<std::string>().find("; 3 errors"), std::string::npos) << r["summary"];
+  const std::string results = (dir_ / "report" / "results.jsonl").string();
+  std::map<std::string, nlohmann::json> malformed;  // by family
+  for (const auto& c : r["cells"])
+    if (c["intrinsic"] == "malformed record") malformed[c["family"].get<std::string>()] = c;
+  ASSERT_EQ(malformed.size(), 2u) << r["cells"];
+  // Lines 3 and 4 name no family, test or pid: the test's and its device's are those of the test running.
+  EXPECT_EQ(malformed["unknown"]["verdicts"], nlohmann::json({{"error", 2}}));
+  EXPECT_EQ(malformed["unknown"]["device"], kH100);
+  EXPECT_EQ(malformed["unknown"]["reason"], results + ":3: not a JSON object (written by MalformedOnGpu)");
+  // Line 5 names its own: a vote check with a verdict that does not exist.
+  EXPECT_EQ(malformed["vote"]["verdicts"], nlohmann::json({{"error", 1}}));
+  EXPECT_EQ(malformed["vote"]["device"], kH100);
+  EXPECT_EQ(malformed["vote"]["reason"], results + ":5: unknown verdict 'maybe' (written by MalformedOnGpu)");
+  std::ostringstream markdown;
+  markdown << std::ifstream(dir_ / "report" / "report.md").rdbuf();
+  EXPECT_NE(markdown.str().find(results + ":3: not a JSON object (written by MalformedOnGpu)"), std::string::npos)
+      << markdown.str();
+}
+
+TEST_F(WarpconfRun, a_record_cut_off_at_the_end_is_an_error_not_the_end_of_the_run) {
+  tests({{"CutOnGpu", "gpu", "cut.jsonl"}});
+  EXPECT_EQ(run(), 1) << output();
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["totals"]["verdicts"], nlohmann::json({{"error", 1}}));
+  ASSERT_EQ(r["cells"].size(), 1u);
+  EXPECT_EQ(r["cells"][0]["reason"], (dir_ / "report" / "results.jsonl").string() +
+                                         ":2: a record cut off mid-way (its writer was killed?) (read when no test "
+                                         "was running)");
 }
 
 TEST_F(WarpconfRun, reports_ctest_ending_abnormally) {

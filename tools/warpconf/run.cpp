@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -131,6 +132,8 @@ class Runner {
   bool round(int number, const std::string& seed);
   void line(const std::string& text, CtestProgress& progress, int number);
   void ingest();
+  void take(const nlohmann::json& record);
+  void refuse(const std::string& text, const std::string& why);
   void publish(bool finished);
   void draw(const CtestProgress& progress, int number);
   void stop(int signal);
@@ -149,6 +152,13 @@ class Runner {
   const Clock::time_point start_ = Clock::now();
   std::string last_test_, stop_reason_, last_output_;
   std::set<std::string> in_flight_;
+  // Who wrote what, so that a malformed line is the error of the test that wrote it: the test
+  // whose end ctest just reported while results.jsonl is read, and the test and pid of the records.
+  std::string just_finished_;
+  std::map<long long, std::string> test_of_pid_;
+  std::map<std::string, long long> pid_of_test_;
+  const RecordReader::Each take_ = [this](const nlohmann::json& r) { take(r); };
+  const RecordReader::Refuse refuse_ = [this](const std::string& text, const std::string& why) { refuse(text, why); };
   pid_t ctest_ = -1;
   int signals_ = 0;
   Clock::time_point kill_at_;
@@ -187,8 +197,9 @@ int Runner::run() {
     const double minutes = std::chrono::duration<double>(Clock::now() - start_).count() / 60;
     if (!go_on || !soak || minutes >= options_.soak_minutes) break;
   }
-  if (const int cut = reader_.finish([this](const nlohmann::json& r) { sink_.add(r); }); cut > 0 && stop_reason_.empty())
-    stop_reason_ = "results.jsonl line " + std::to_string(cut) + " is cut off mid-record";
+  if (const int cut = reader_.finish(take_, refuse_))
+    refuse("", (s_.out / "results.jsonl").string() + ":" + std::to_string(cut) +
+                   ": a record cut off mid-way (its writer was killed?)");
   publish(true);
   const int status = exit_status();
   out_ << (tty_ ? "\r\033[K" : "") << summary_line(report_) << "\n";
@@ -289,7 +300,9 @@ void Runner::line(const std::string& text, CtestProgress& progress, int number) 
   t->round = number;
   report_.tests.push_back(*t);
   last_test_ = t->name;
+  just_finished_ = t->name;
   ingest();
+  just_finished_.clear();
   publish(false);
   if (tty_ && t->status == "passed") return;
   const auto done = std::count_if(report_.tests.begin(), report_.tests.end(),
@@ -309,9 +322,44 @@ void Runner::ingest() {
   std::string chunk(1 << 16, '\0');
   while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
     offset_ += static_cast<uint64_t>(in.gcount());
-    reader_.feed(std::string_view(chunk.data(), static_cast<size_t>(in.gcount())),
-                 [this](const nlohmann::json& r) { sink_.add(r); });
+    reader_.feed(std::string_view(chunk.data(), static_cast<size_t>(in.gcount())), take_, refuse_);
   }
+}
+
+void Runner::take(const nlohmann::json& record) {
+  sink_.add(record);
+  const auto test = record.find("test"), pid = record.find("pid");
+  if (test == record.end() || !test->is_string() || test->empty() || pid == record.end() || !pid->is_number_integer())
+    return;
+  test_of_pid_[pid->get<long long>()] = test->get<std::string>();
+  pid_of_test_[test->get<std::string>()] = pid->get<long long>();
+}
+
+// A line of results.jsonl that is no record is an `error` check of the test that wrote it: the
+// test it names, else the test of its pid's records, else the one test that may have written it
+// (the one whose end was just reported, or one still running); its device is its pid's.
+void Runner::refuse(const std::string& text, const std::string& why) {
+  const nlohmann::json r = nlohmann::json::parse(text, nullptr, false);
+  const auto text_of = [&r](const char* key) {
+    return r.is_object() && r.contains(key) && r[key].is_string() ? r[key].get<std::string>() : std::string();
+  };
+  long long pid = r.is_object() && r.contains("pid") && r["pid"].is_number_integer() ? r["pid"].get<long long>() : -1;
+  std::string writer = text_of("test");
+  if (writer.empty() && test_of_pid_.count(pid)) writer = test_of_pid_.at(pid);
+  std::set<std::string> running = in_flight_;
+  if (!just_finished_.empty()) running.insert(just_finished_);
+  if (writer.empty() && running.size() == 1) writer = *running.begin();
+  if (pid < 0 && pid_of_test_.count(writer)) pid = pid_of_test_.at(writer);
+  std::string by = "written by " + writer;
+  if (writer.empty()) {
+    by = running.empty() ? "read when no test was running" : "written by one of";
+    for (const std::string& test : running) by += (test == *running.begin() ? " " : ", ") + test;
+  }
+  const std::string family = text_of("family");
+  sink_.add({{"schema", testing::kResultsSchema}, {"record", "check"}, {"test", writer}, {"pid", pid},
+             {"family", family.empty() ? "unknown" : family}, {"intrinsic", "malformed record"}, {"type", ""},
+             {"scenario", {{"scenes", ""}}}, {"seed", nullptr}, {"verdict", "error"}, {"cases", 0},
+             {"reason", why + " (" + by + ")"}});
 }
 
 void Runner::publish(bool finished) {

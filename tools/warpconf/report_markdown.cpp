@@ -37,6 +37,7 @@ void run_section(const Report& r, std::ostream& os) {
   for (const std::string& a : run.argv) argv += (argv.empty() ? "" : " ") + a;
   os << "- warpconf " << code(run.warpconf) << ", " << code(argv) << "; budget " << (run.budget.empty() ? "unknown" : run.budget)
      << ", variant " << (run.variant.empty() ? "mixed" : run.variant) << "; " << run.status << "\n";
+  if (!run.stop.cause.empty()) os << "- stopped: " << md(stop_text(run.stop)) << "\n";
   os << "- " << (run.start.empty() ? "?" : run.start) << " to " << (run.end.empty() ? "?" : run.end) << " ("
      << seconds_text(run.seconds) << ")\n";
   for (const Round& round : run.rounds)

@@ -500,6 +500,24 @@ TEST(Merge, reads_a_report_without_perf_as_one_without_figures) {
   EXPECT_THROW(cli::report_from_json(old, "bad-perf"), cli::UsageError);
 }
 
+TEST(Merge, reads_why_a_run_stopped_back_and_a_report_without_it_as_no_run) {
+  cli::Report r = cli::report_from_results(kData + "/t4", {});
+  r.run.stop = {"signal", 1, "interrupted by SIGHUP"};
+  nlohmann::json j = cli::to_json(r);
+  EXPECT_EQ(j["run"]["stop"], nlohmann::json({{"cause", "signal"}, {"signal", 1}, {"detail", "interrupted by SIGHUP"}}));
+  const cli::RunStop back = cli::report_from_json(j, "stopped").run.stop;
+  EXPECT_EQ(std::make_tuple(back.cause, back.signal, back.detail), std::make_tuple("signal", 1, "interrupted by SIGHUP"));
+  j["run"].erase("stop");
+  EXPECT_EQ(cli::report_from_json(j, "older").run.stop.cause, "");
+  for (const nlohmann::json& bad : {nlohmann::json(3), nlohmann::json({{"cause", 1}, {"signal", nullptr}, {"detail", ""}}),
+                                    nlohmann::json({{"cause", "signal"}, {"signal", -1}, {"detail", ""}}),
+                                    nlohmann::json({{"cause", "signal"}, {"signal", 65}, {"detail", ""}}),
+                                    nlohmann::json({{"cause", "finished"}, {"signal", nullptr}})}) {
+    j["run"]["stop"] = bad;
+    EXPECT_THROW(cli::report_from_json(j, "bad-stop"), cli::UsageError) << bad;
+  }
+}
+
 TEST(Merge, refuses_another_schema_and_malformed_json_naming_the_file) {
   const fs::path dir = fresh_dir("refuse");
   std::ostringstream out;

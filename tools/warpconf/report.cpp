@@ -210,7 +210,28 @@ nlohmann::json run_json(const Report& r) {
   const TestCounts counts = count_tests(r.tests);
   run["tests"] = counts.status;
   run["skipped"] = counts.skipped;
+  const RunStop& stop = r.run.stop;
+  run["stop"] = stop.cause.empty() ? nlohmann::json(nullptr)
+                                   : nlohmann::json{{"cause", stop.cause},
+                                                    {"signal", stop.signal > 0 ? nlohmann::json(stop.signal) : nullptr},
+                                                    {"detail", stop.detail}};
   return run;
+}
+
+constexpr int64_t kLastSignal = 64;  // Linux's SIGRTMAX
+
+// run.stop: null, or {cause, signal, detail}; absent in reports written before it, which read as null.
+RunStop stop_from(const nlohmann::json& run) {
+  const nlohmann::json stop = run.value("stop", nlohmann::json());
+  if (stop.is_null()) return {};
+  const auto field = [&stop](const char* key) { return stop.value(key, nlohmann::json()); };
+  const nlohmann::json signal = stop.is_object() ? field("signal") : nlohmann::json();
+  const bool signal_ok = signal.is_null() || (signal.is_number_integer() && signal.get<int64_t>() > 0 &&
+                                               signal.get<int64_t>() <= kLastSignal);
+  if (!stop.is_object() || !field("cause").is_string() || !field("detail").is_string() || !signal_ok)
+    throw UsageError("run.stop is neither null nor {cause, signal, detail}");
+  return {field("cause").get<std::string>(), signal.is_null() ? 0 : signal.get<int>(),
+          field("detail").get<std::string>()};
 }
 
 }  // namespace
@@ -401,6 +422,12 @@ std::string aborted_text(const Report& r) {
   return t;
 }
 
+std::string stop_text(const RunStop& stop) {
+  if (stop.cause.empty()) return "";
+  return stop.cause + (stop.signal > 0 ? " " + std::to_string(stop.signal) : "") +
+         (stop.detail.empty() ? "" : ": " + stop.detail);
+}
+
 std::string device_label(const Report& r, const std::string& id) {
   const auto it = r.devices.find(id);
   if (it == r.devices.end() || it->second.uuid.empty()) return id;
@@ -466,6 +493,7 @@ Report report_from_json(const nlohmann::json& j, const std::string& name) {
     if (schema != kReportSchema)
       throw UsageError("schema " + golden::text::quote(schema) + ", this warpconf reads " + kReportSchema);
     r.run = run_from(report.object("run"));
+    r.run.stop = stop_from(report.at("run"));
     for (const JsonObject& d : report.objects("devices")) {
       const Fingerprint f = fingerprint_from(d);
       r.devices.emplace(f.id, f);

@@ -104,6 +104,13 @@ struct Round {
   std::string summary;  // ctest's "N% tests passed, ..." line
 };
 
+// Why `warpconf run` stopped; no cause in reports of `warpconf report` and `warpconf merge`.
+struct RunStop {
+  std::string cause;   // finished, running (a report written during the run), signal, ctest or error
+  int signal = 0;      // signal: the one warpconf received; ctest: the one that killed ctest; else 0
+  std::string detail;  // in words, as aborted.reason; "" for finished
+};
+
 struct RunInfo {
   std::string warpconf;  // git describe of the warpconf sources at configure time
   std::string command;   // run, report or merge
@@ -115,6 +122,7 @@ struct RunInfo {
   double seconds = 0;
   std::vector<Round> rounds;
   nlohmann::json sources = nlohmann::json::array();  // merged reports: [{path, run}]
+  RunStop stop;  // report.json's run.stop: written and read apart, as reports before it lack it
 };
 
 // report.json spells these as their members.
@@ -178,6 +186,8 @@ std::string grouped(uint64_t);
 
 // What the writers share: why the run did not finish, "" when it did;
 std::string aborted_text(const Report&);
+// why `warpconf run` stopped, "signal 15: interrupted by SIGTERM", "" for other commands;
+std::string stop_text(const RunStop&);
 // a device's short name, "NVIDIA H100 80GB HBM3 (GPU-5e3a9c1d, sass)";
 std::string device_label(const Report&, const std::string& device_id);
 // the cells with a counterexample, worst verdict first, those of planted bugs that were caught left out;

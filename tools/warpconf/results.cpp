@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <exception>
 #include <limits>
 #include <set>
 
@@ -107,22 +108,34 @@ FamilySums sums_of(const nlohmann::json& r) {
   return s;
 }
 
-void RecordReader::feed(std::string_view bytes, const Each& each) {
+void RecordReader::feed(std::string_view bytes, const Each& each, const Refuse& refuse) {
   for (size_t end; (end = bytes.find('\n')) != std::string_view::npos; bytes.remove_prefix(end + 1)) {
     partial_.append(bytes.substr(0, end));
-    line(partial_, each);
+    const std::string whole = std::move(partial_);
     partial_.clear();
+    take(whole, each, refuse);
   }
   partial_.append(bytes);
 }
 
-int RecordReader::finish(const Each& each) {
+int RecordReader::finish(const Each& each, const Refuse& refuse) {
   if (partial_.empty()) return 0;
   const std::string last = std::move(partial_);
   partial_.clear();
   if (nlohmann::json::parse(last, nullptr, false).is_discarded()) return ++lines_;
-  line(last, each);
+  take(last, each, refuse);
   return 0;
+}
+
+void RecordReader::take(const std::string& text, const Each& each, const Refuse& refuse) {
+  if (!refuse) return line(text, each);
+  try {
+    line(text, each);
+  } catch (const UsageError& e) {
+    refuse(text, e.what());
+  } catch (const std::exception& e) {  // whatever else a line made the reader or `each` throw
+    refuse(text, name_ + ":" + std::to_string(lines_) + ": " + e.what());
+  }
 }
 
 void RecordReader::line(const std::string& text, const Each& each) {

@@ -1,16 +1,18 @@
 // The environment variables warpconf reads: each takes exactly the values README.md's table lists
 // (unset and empty meaning the default) and refuses any other with one line naming the variable and
-// the value; a WARPCONF_ name the table lacks is refused too.
+// the value; a WARPCONF_ name the table lacks is refused too; the README's table is the module's.
 #include "core/environment.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <optional>
 #include <ostream>
 #include <string>
-#include <utility>
 #include <vector>
+
+#include "testing/seed.hpp"
 
 namespace wc {
 namespace {
@@ -156,6 +158,54 @@ TEST(Environment, switches_read_their_values) {
   }
   const Setting set("CUDA_FORCE_PTX_JIT", "0");
   EXPECT_FALSE(environment::ptx_jit_forced());
+}
+
+TEST(SeedChoice, is_fixed_by_default_and_set_by_warpconf_seed_or_rc_params) {
+  const Setting no_seed("WARPCONF_SEED", std::nullopt), no_params("RC_PARAMS", std::nullopt),
+      no_soak("WARPCONF_SOAK", std::nullopt);
+  EXPECT_EQ(testing::choose_seed().seed, testing::kDefaultSeed);
+  EXPECT_EQ(testing::choose_seed().origin, "default");
+  {
+    const Setting params("RC_PARAMS", "max_success=10 seed=5 noshrink=1");
+    EXPECT_EQ(testing::choose_seed().seed, 5u);
+    EXPECT_EQ(testing::choose_seed().origin, "RC_PARAMS");
+    const Setting seed("WARPCONF_SEED", "17");
+    EXPECT_EQ(testing::choose_seed().seed, 17u) << "WARPCONF_SEED wins";
+  }
+  {
+    const Setting params("RC_PARAMS", "reseed=9");
+    EXPECT_EQ(testing::choose_seed().origin, "default");
+  }
+  const Setting soak("WARPCONF_SOAK", "30");
+  EXPECT_EQ(testing::choose_seed().origin, "soak");
+}
+
+// README.md's table, "| `NAME` | values | unset or empty | what it does |", row by row.
+std::vector<std::vector<std::string>> readme_rows() {
+  std::ifstream in(WARPCONF_README);
+  std::vector<std::vector<std::string>> rows;
+  bool in_section = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("## ", 0) == 0) in_section = line == "## Environment variables";
+    if (!in_section || line.rfind("| `", 0) != 0) continue;
+    std::vector<std::string> cells;
+    for (size_t at = 2, bar; (bar = line.find(" | ", at)) != std::string::npos; at = bar + 3)
+      cells.push_back(line.substr(at, bar - at));
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+TEST(Environment, readme_table_lists_every_variable_with_the_modules_values_and_default) {
+  const std::vector<std::vector<std::string>> rows = readme_rows();
+  const std::vector<environment::Variable>& variables = environment::variables();
+  ASSERT_EQ(rows.size(), variables.size()) << "README.md, Environment variables: one row per variable";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    ASSERT_GE(rows[i].size(), 3u) << "row " << i;
+    EXPECT_EQ(rows[i][0], "`" + std::string(variables[i].name) + "`");
+    EXPECT_EQ(rows[i][1], variables[i].values) << variables[i].name;
+    EXPECT_EQ(rows[i][2], variables[i].fallback) << variables[i].name;
+  }
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 #include <CLI/CLI.hpp>
 
 #include <fstream>
+#include <optional>
 
+#include "core/environment.hpp"
 #include "warpconf/explain.hpp"
 #include "warpconf/golden.hpp"
 #include "warpconf/numbers.hpp"
@@ -47,6 +49,10 @@ constexpr const char* kExplainHelp =
 }  // namespace
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  if (const std::optional<std::string> refused = environment::refusal()) {
+    err << "warpconf: " << *refused << "\n";
+    return 2;
+  }
   CLI::App app{"warpconf: conformance and regression tests for CUDA warp intrinsics"};
   app.require_subcommand(1);
   CLI::App* explain_cmd = app.add_subcommand("explain", kExplainHelp);

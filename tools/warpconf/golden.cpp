@@ -1,7 +1,6 @@
 #include "warpconf/golden.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -9,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/environment.hpp"
 #include "golden/corpus.hpp"
 #include "golden/deviations.hpp"
 #include "golden/format.hpp"
@@ -315,8 +315,7 @@ int accept(const GoldenOptions& o, std::ostream& out) {
 
 int verify(const GoldenOptions& o, std::ostream& out) {
   if (!gpu::device().present && !gpu::device().error) {
-    const char* require = std::getenv("WARPCONF_REQUIRE_GPU");
-    if (require != nullptr && std::string(require) == "1")
+    if (environment::require_gpu())
       throw UsageError("WARPCONF_REQUIRE_GPU=1 and no GPU: " + gpu::device().reason);
     out << "warpconf golden verify: skipped: " << gpu::device().reason << "\n";
     return kNotRecorded;

@@ -1,13 +1,21 @@
 # Runs CLI with ARGS (and the VAR=value settings of ENV) and requires exit status STATUS and exactly
-# one line on stderr, which starts with "warpconf"; for bad input (2) also nothing on stdout.
+# one line on stderr, which starts with the program's name and holds WANT where it is given; for bad input (2)
+# also nothing on stdout.
 foreach(setting IN LISTS ENV)
   string(REGEX MATCH "^([^=]+)=(.*)$" ignored "${setting}")
   set(ENV{${CMAKE_MATCH_1}} "${CMAKE_MATCH_2}")
 endforeach()
 execute_process(COMMAND ${CLI} ${ARGS} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+get_filename_component(program "${CLI}" NAME)
 string(REGEX MATCHALL "\n" newlines "${err}")
 list(LENGTH newlines lines)
-if(NOT status EQUAL STATUS OR (STATUS EQUAL 2 AND NOT out STREQUAL "") OR NOT lines EQUAL 1 OR NOT err MATCHES "^warpconf")
+if(NOT status EQUAL STATUS OR (STATUS EQUAL 2 AND NOT out STREQUAL "") OR NOT lines EQUAL 1 OR NOT err MATCHES "^${program}")
   message(FATAL_ERROR "want exit ${STATUS} and one stderr line; got exit ${status}, stdout '${out}', stderr '${err}'")
+endif()
+if(DEFINED WANT)
+  string(FIND "${err}" "${WANT}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "stderr '${err}' does not say '${WANT}'")
+  endif()
 endif()
 message(STATUS "exit ${STATUS}: ${err}")

@@ -421,7 +421,7 @@ TEST_F(PerfCommand, warpconf_perf_strict_in_the_environment_is_strict_and_anythi
   const CliRun r = run_cli({"perf", "diff", a, b});
   unsetenv("WARPCONF_PERF_STRICT");
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "warpconf perf diff: WARPCONF_PERF_STRICT is 'yes': 1 or 0\n");
+  EXPECT_EQ(r.err, "warpconf: WARPCONF_PERF_STRICT='yes' is refused: it takes 1 or 0\n");
 }
 
 TEST_F(PerfCommand, compare_against_another_architecture_or_code_path_is_not_recorded) {

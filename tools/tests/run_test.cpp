@@ -193,7 +193,8 @@ TEST_F(WarpconfRun, passes_with_a_not_supported_skip_and_fails_an_unexplained_on
   EXPECT_EQ(run(), 0) << output();
   tests({kShuffle, {"FnsOnGpu", "gpu", "", 77, "skipped for no reason given"}});
   EXPECT_EQ(run(), 1) << output();
-  for (const auto& t : report()["tests"]) {
+  const nlohmann::json last = report();  // the loop's range must not be a part of a temporary
+  for (const auto& t : last["tests"]) {
     if (t["name"] == "FnsOnGpu") {
       EXPECT_EQ(t["skip"], "unexplained");
     }

@@ -3,7 +3,9 @@
 #include <CLI/CLI.hpp>
 
 #include <fstream>
+#include <optional>
 
+#include "core/environment.hpp"
 #include "warpconf/explain.hpp"
 #include "warpconf/golden.hpp"
 #include "warpconf/numbers.hpp"
@@ -229,6 +231,10 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
 }  // namespace
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  if (const std::optional<std::string> refused = environment::refusal()) {
+    err << "warpconf: " << *refused << "\n";
+    return 2;
+  }
   try {
     return run_command(argc, argv, out, err);
   } catch (const std::exception& e) {

@@ -1,7 +1,6 @@
 #include "warpconf/golden.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -12,6 +11,7 @@
 #include "core/batch.hpp"
 #include "core/corpus.hpp"
 #include "core/device.hpp"
+#include "core/environment.hpp"
 #include "core/judge.hpp"
 #include "core/known_deviations.hpp"
 #include "core/records.hpp"
@@ -326,8 +326,7 @@ int verify(const GoldenOptions& o, std::ostream& out) {
   const std::map<std::string, std::string> named =
       o.dirs.empty() ? std::map<std::string, std::string>{} : named_golden_files(o.dirs.front());
   if (!gpu::device().present && !gpu::device().error) {
-    const char* require = std::getenv("WARPCONF_REQUIRE_GPU");
-    if (require != nullptr && std::string(require) == "1")
+    if (environment::require_gpu())
       throw UsageError("WARPCONF_REQUIRE_GPU=1 and no GPU: " + gpu::device().reason);
     out << "warpconf golden verify: skipped: " << gpu::device().reason << "\n";
     return kNotRecorded;

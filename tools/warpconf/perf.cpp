@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -10,6 +9,7 @@
 #include <sstream>
 
 #include "core/device.hpp"
+#include "core/environment.hpp"
 #include "core/perf/records.hpp"
 #include "core/records.hpp"
 #include "warpconf/golden.hpp"
@@ -61,21 +61,11 @@ std::string change_text(PerfMetric metric, const perf::Summary& baseline, const 
   return perf::worsening_text(perf::worsening(metric, baseline, now));
 }
 
-// WARPCONF_PERF_STRICT=1 is --strict, so that the ctest test's command (`warpconf perf compare`)
-// fails on a performance change where `warpconf run --perf --strict` asks it to.
-bool strict_from_environment() {
-  const char* strict = std::getenv("WARPCONF_PERF_STRICT");
-  const std::string value = strict == nullptr ? "" : strict;
-  if (value != "" && value != "0" && value != "1") throw UsageError("WARPCONF_PERF_STRICT is '" + value + "': 1 or 0");
-  return value == "1";
-}
-
 // No GPU: a skip (77), or an error where WARPCONF_REQUIRE_GPU=1; nullopt where there is one.
 std::optional<int> without_gpu(const std::string& command, std::ostream& out) {
   const gpu::DeviceStatus& d = gpu::device();
   if (d.present) return std::nullopt;
-  const char* require = std::getenv("WARPCONF_REQUIRE_GPU");
-  if (d.error || (require != nullptr && std::string(require) == "1")) throw UsageError("needs a GPU: " + d.reason);
+  if (d.error || environment::require_gpu()) throw UsageError("needs a GPU: " + d.reason);
   out << "warpconf perf " << command << ": skipped: " << d.reason << "\n";
   return kNotRecorded;
 }
@@ -374,7 +364,7 @@ int run_perf(const PerfOptions& o, std::ostream& out, std::ostream& err, const M
     require_utf8_path("--out", o.out);
     require_utf8_path("--golden", o.golden);
     PerfOptions options = o;
-    options.strict = o.strict || strict_from_environment();
+    options.strict = o.strict || environment::perf_strict();
     if (o.command == "record") return record(options, out, measure);
     if (o.command == "accept") return accept(options, out);
     if (o.command == "compare") return compare(options, out, measure);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -11,6 +10,7 @@
 #include <sstream>
 
 #include "core/device.hpp"
+#include "core/environment.hpp"
 #include "core/known_deviations.hpp"
 #include "core/records.hpp"
 #include "formats/golden.hpp"
@@ -62,8 +62,7 @@ std::optional<Fingerprint> fingerprint(const ProbeOptions& o, std::ostream& out,
   const isolation::Report& r = run.reports.front();
   if (r.kind == isolation::Report::Kind::not_supported) {
     const bool error = r.text.rfind("error: ", 0) == 0;
-    const char* require = std::getenv("WARPCONF_REQUIRE_GPU");
-    const bool required = require != nullptr && std::string(require) == "1";
+    const bool required = environment::require_gpu();
     out << "warpconf probe: " << (error || required ? "no usable GPU: " : "skipped: ") << r.text << "\n";
     status = error || required ? 1 : kSkipped;
     return std::nullopt;

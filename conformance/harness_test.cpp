@@ -15,6 +15,7 @@
 #include "core/draw.hpp"
 #include "core/known_deviations.hpp"
 #include "core/warp_case.hpp"
+#include "families/algorithm/family.hpp"
 #include "families/cg/family.hpp"
 #include "families/fns/family.hpp"
 #include "families/fns/model.hpp"
@@ -352,6 +353,13 @@ TEST(ReproLines, make_warpconf_explain_give_the_models_bits) {
   expect_repro_reproduces(reductions, reductions.cases.size() / 2, 8);
   const gpu::FnsBatch fns = sweeps::fns_batch();
   expect_repro_reproduces(fns, 1234, 8);
+  // The library models: CUB's ExclusiveScan with its initial value, cg's reduce with none to give.
+  const gpu::AlgorithmBatch cub_scan = sweeps::library_batch(
+      {model::WarpAlgorithm::exclusive_scan, model::AlgorithmOp::sum, gpu::Implementation::cub_warp}, model::Type::i32);
+  expect_repro_reproduces(cub_scan, cub_scan.cases.size() / 2, 8);
+  const gpu::AlgorithmBatch cg_reduce = sweeps::library_batch(
+      {model::WarpAlgorithm::reduce, model::AlgorithmOp::sum, gpu::Implementation::cg_tile}, model::Type::i32);
+  expect_repro_reproduces(cg_reduce, cg_reduce.cases.size() / 2, 8);
 }
 
 // Only two CUDA errors mean "no GPU on this machine"; every other one is a broken driver or device

@@ -1,12 +1,11 @@
-// The random-checking machinery's own tests: cases are a pure function of the seed, the seed is
-// fixed unless a variable sets it, failures shrink to a minimal case, and a broken law is reported
-// with its seed and a replay command.
+// The random-checking machinery's own tests: cases are a pure function of the seed, failures shrink
+// to a minimal case, and a broken law is reported with its seed and a replay command. How variables
+// choose the seed: environment_test.cpp.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
 #include <numeric>
-#include <stdexcept>
 
 #include "harness/random_check.hpp"
 #include "core/seed.hpp"
@@ -142,37 +141,19 @@ TEST(Laws, a_broken_law_is_shrunk_and_reported_with_its_replay) {
                           "replay: WARPCONF_SEED=");
 }
 
-TEST(Seeds, are_fixed_by_default_and_set_by_warpconf_seed_or_rc_params) {
-  const testing::SeedChoice by_default = testing::choose_seed(nullptr, nullptr, nullptr);
-  EXPECT_EQ(by_default.seed, testing::kDefaultSeed);
-  EXPECT_EQ(by_default.origin, "default");
-  EXPECT_EQ(testing::choose_seed("0x2a", nullptr, nullptr).seed, 42u);
-  EXPECT_EQ(testing::choose_seed("17", "seed=5", nullptr).seed, 17u) << "WARPCONF_SEED wins";
-  const testing::SeedChoice rc = testing::choose_seed(nullptr, "max_success=10 seed=5 noshrink=1", nullptr);
-  EXPECT_EQ(rc.seed, 5u);
-  EXPECT_EQ(rc.origin, "RC_PARAMS");
-  EXPECT_EQ(testing::choose_seed(nullptr, "reseed=9", nullptr).origin, "default");
-  EXPECT_EQ(testing::choose_seed(nullptr, nullptr, "30").origin, "soak");
-  EXPECT_NE(testing::choose_seed("banana", nullptr, nullptr).error.find("WARPCONF_SEED=banana"), std::string::npos);
-  EXPECT_NE(testing::choose_seed(nullptr, nullptr, "-3").error.find("WARPCONF_SOAK=-3"), std::string::npos);
+TEST(Seeds, of_two_checks_differ_and_of_one_check_repeat) {
   EXPECT_NE(testing::check_seed(1, "a"), testing::check_seed(1, "b"));
   EXPECT_EQ(testing::check_seed(1, "a"), testing::check_seed(1, "a"));
 }
 
 TEST(Budget, quick_and_the_sanitizer_draw_a_hundredth_of_the_random_cases) {
-  EXPECT_EQ(testing::random_case_count(20000, nullptr, nullptr), 20000u);
-  EXPECT_EQ(testing::random_case_count(20000, "default", nullptr), 20000u);
-  EXPECT_EQ(testing::random_case_count(20000, "soak", nullptr), 20000u);
-  EXPECT_EQ(testing::random_case_count(20000, "quick", nullptr), 200u);
-  EXPECT_EQ(testing::random_case_count(20000, nullptr, "1"), 200u);
-  EXPECT_EQ(testing::random_case_count(20000, "quick", "1"), 200u) << "the two do not compound";
-  EXPECT_EQ(testing::random_case_count(50, "quick", nullptr), 1u) << "at least one case";
-  try {
-    testing::random_case_count(20000, "fast", nullptr);
-    ADD_FAILURE() << "WARPCONF_BUDGET=fast accepted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "WARPCONF_BUDGET=fast is not quick, default or soak");
-  }
+  using environment::Budget;
+  EXPECT_EQ(testing::random_case_count(20000, Budget::standard, false), 20000u);
+  EXPECT_EQ(testing::random_case_count(20000, Budget::soak, false), 20000u);
+  EXPECT_EQ(testing::random_case_count(20000, Budget::quick, false), 200u);
+  EXPECT_EQ(testing::random_case_count(20000, Budget::standard, true), 200u);
+  EXPECT_EQ(testing::random_case_count(20000, Budget::quick, true), 200u) << "the two do not compound";
+  EXPECT_EQ(testing::random_case_count(50, Budget::quick, false), 1u) << "at least one case";
 }
 
 }  // namespace

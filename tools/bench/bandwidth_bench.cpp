@@ -5,11 +5,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "core/batch.hpp"
+#include "core/environment.hpp"
 #include "core/perf/bench.hpp"
 
 int main(int argc, char** argv) {
+  if (const std::optional<std::string> refused = wc::environment::refusal()) {
+    std::fprintf(stderr, "warpconf_bandwidth: %s\n", refused->c_str());
+    return 2;
+  }
   wc::perf::Options options;
   options.repetitions = 20;
   char* end = nullptr;

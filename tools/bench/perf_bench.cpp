@@ -4,14 +4,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "core/batch.hpp"
+#include "core/environment.hpp"
 #include "core/perf/bench.hpp"
 #include "core/perf/records.hpp"
 #include "core/records.hpp"
 
 int main(int argc, char** argv) {
+  if (const std::optional<std::string> refused = wc::environment::refusal()) {
+    std::fprintf(stderr, "warpconf_perf: %s\n", refused->c_str());
+    return 2;
+  }
   wc::perf::Options options;
   std::string only;
   for (int i = 1; i < argc; ++i) {

@@ -7,11 +7,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/device.hpp"
+#include "core/environment.hpp"
 #include "harness/random_check.hpp"
 #include "families/shuffle/family.hpp"
 
@@ -79,6 +81,10 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (const std::optional<std::string> refused = wc::environment::refusal()) {
+    std::fprintf(stderr, "warpconf_bench: %s\n", refused->c_str());
+    return 2;
+  }
   long passes = 5;
   char* end = nullptr;
   if (argc > 2 || (argc == 2 && ((passes = std::strtol(argv[1], &end, 10)) < 1 || *end != '\0'))) {

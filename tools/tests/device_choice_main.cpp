@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/device_choice.hpp"
+#include "core/environment.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -17,8 +18,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", c.error.c_str());
     return 1;
   }
-  const char* gpus = std::getenv("CTEST_RESOURCE_GROUP_0_GPUS");
-  std::printf("CTEST_RESOURCE_GROUP_0_GPUS=%s: ordinal %d, %s\n", gpus != nullptr ? gpus : "(unset)", c.ordinal,
-              c.assigned_by.c_str());
+  const std::string gpus = wc::environment::raw_value("CTEST_RESOURCE_GROUP_0_GPUS").value_or("(unset)");
+  std::printf("CTEST_RESOURCE_GROUP_0_GPUS=%s: ordinal %d, %s\n", gpus.c_str(), c.ordinal, c.assigned_by.c_str());
   return 0;
 }

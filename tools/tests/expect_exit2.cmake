@@ -1,8 +1,4 @@
-# Runs CLI with ARGS and requires exit status 2, nothing on stdout and exactly one line on stderr.
-execute_process(COMMAND ${CLI} ${ARGS} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-string(REGEX MATCHALL "\n" newlines "${err}")
-list(LENGTH newlines lines)
-if(NOT status EQUAL 2 OR NOT out STREQUAL "" OR NOT lines EQUAL 1)
-  message(FATAL_ERROR "want exit 2 and one stderr line; got exit ${status}, stdout '${out}', stderr '${err}'")
-endif()
-message(STATUS "exit 2: ${err}")
+# Runs CLI (warpconf, or a test binary) with ARGS and requires exit status 2, nothing on stdout and
+# exactly one line on stderr, holding WANT where it is given.
+set(STATUS 2)
+include(${CMAKE_CURRENT_LIST_DIR}/expect_exit.cmake)

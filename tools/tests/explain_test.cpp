@@ -267,6 +267,34 @@ TEST(ExplainTool, rejects_bad_input_for_the_new_ops_with_status_2) {
   }
 }
 
+// An option that does not apply to the call is refused by name, never ignored.
+TEST(ExplainTool, refuses_an_option_that_does_not_apply_naming_it) {
+  const std::vector<std::string> sum = {"--operator", "sum", "--type", "i32", "--mask", "0xffffffff"};
+  const auto with = [&sum](std::vector<std::string> args) {
+    args.insert(args.begin() + 2, sum.begin(), sum.end());
+    return args;
+  };
+  const BadInput table[] = {
+      {with({"explain", "reduce", "--initial", "5"}), "--initial applies only to exclusive_scan --library cub"},
+      {with({"explain", "exclusive_scan", "--initial", "5"}), "--initial applies only to exclusive_scan --library cub"},
+      {with({"explain", "exclusive_scan", "--library", "cg", "--initial", "5"}), "--initial applies only"},
+      {with({"explain", "exclusive_scan", "--library", "cub_sum", "--initial", "5"}), "--initial applies only"},
+      {with({"explain", "reduce", "--library", "cub", "--initial", "5"}), "--initial applies only"},
+      {with({"explain", "reduce", "--library", "cg", "--lane", "3"}), "--lane applies only without --library"},
+      {{"explain", "histogram", "--mask", "0xffffffff", "--flags", "1", "--values", "1"},
+       "--values applies only to the patterns of values: histogram's bins are its --flags"},
+  };
+  for (const BadInput& bad : table) {
+    const CliRun r = run_cli(bad.args);
+    EXPECT_EQ(r.status, 2) << bad.complaint << ": " << r.out;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(bad.complaint), std::string::npos) << "want '" << bad.complaint << "' in: " << r.err;
+  }
+  const auto j = explain_json({"exclusive_scan", "--operator", "sum", "--type", "i32", "--mask", "0xffffffff",
+                               "--library", "cub", "--initial", "5"});
+  EXPECT_EQ(j["lanes"][0]["value"], "5") << "rank 0 of CUB's ExclusiveScan gets the initial value";
+}
+
 TEST(ExplainTool, gives_softmax_per_element_with_its_bound_and_the_row_sum_bound) {
   const auto j = explain_json({"softmax", "--variant", "online", "--type", "f32", "--values", "0,0,-inf,0"});
   ASSERT_EQ(j["elements"].size(), 4u);
@@ -286,6 +314,19 @@ TEST(ExplainTool, gives_softmax_per_element_with_its_bound_and_the_row_sum_bound
     const CliRun r = run_cli(bad);
     EXPECT_EQ(r.status, 2) << bad.back();
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+// A --values longer than a short string's inline buffer: its items were once read after the option's
+// text was freed, and printed heap garbage.
+TEST(ExplainTool, reads_every_element_of_a_long_softmax_row) {
+  std::string row;
+  for (int j = 0; j < 40; ++j) row += (j ? "," : "") + std::string("1.5");
+  const auto j = explain_json({"softmax", "--variant", "two_pass", "--values", row});
+  ASSERT_EQ(j["elements"].size(), 40u);
+  for (const auto& e : j["elements"]) {
+    EXPECT_EQ(e["input"], "1.5");
+    EXPECT_EQ(e["exact"], "0.025");
   }
 }
 

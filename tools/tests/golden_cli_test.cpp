@@ -2,6 +2,7 @@
 // change must be found, named by file and line or by case and lane, with the right exit status.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -194,6 +195,63 @@ TEST_F(GoldenCheck, diff_counts_an_undefined_lane_as_a_behaviour_change_and_name
   EXPECT_NE(o.out.find("output " + std::to_string(changed_output) + " (undefined)"), std::string::npos) << o.out;
   const Outcome strict = run_cli({"golden", "diff", a.string(), b.string(), "--family", "shuffle", "--strict"});
   EXPECT_EQ(strict.status, 1) << strict.out;
+}
+
+// No exception leaves warpconf: one it does not expect (a results file it cannot open) is status 1
+// and one line, not an abort.
+TEST_F(GoldenCheck, an_unexpected_error_is_status_1_with_one_line) {
+  write("vote", read("vote"));
+  setenv("WARPCONF_RESULTS", (dir_ / "no-such-folder" / "results.jsonl" / "x").c_str(), 1);
+  std::ofstream(dir_ / "no-such-folder") << "a file where a folder should be";
+  const Outcome o = check("vote");
+  EXPECT_EQ(o.status, 1) << o.out << o.err;
+  EXPECT_NE(o.err.find("warpconf: cannot open result records file"), std::string::npos) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+}
+
+// A folder whose name is not UTF-8 cannot be named in a result record (JSON): bad input, where check
+// and diff once aborted writing the record.
+TEST_F(GoldenCheck, a_folder_whose_name_is_not_utf8_is_bad_input) {
+  const fs::path odd = dir_ / "golden-\xff";
+  fs::create_directories(odd);
+  fs::copy_file(committed("vote.golden"), odd / "vote.golden");
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"golden", "check", odd.string(), "--family", "vote"},
+                                              {"golden", "diff", odd.string(), odd.string(), "--family", "vote"}}) {
+    const Outcome o = run_cli(args);
+    EXPECT_EQ(o.status, 2) << o.out << o.err;
+    EXPECT_NE(o.err.find("the folder: '" + dir_.string() + "/golden-\\xff' is not valid UTF-8"), std::string::npos)
+        << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  }
+}
+
+// Folders that hold no golden are inputs of nothing (2); folders that share no family asked for
+// compared nothing (1): neither passes.
+TEST_F(GoldenCheck, nothing_to_compare_never_passes) {
+  const fs::path empty = dir_ / "empty", a = dir_ / "a", b = dir_ / "b";
+  for (const fs::path& d : {empty, a, b}) fs::create_directories(d);
+  fs::copy_file(committed("vote.golden"), a / "vote.golden");
+  fs::copy_file(committed("fns.golden"), b / "fns.golden");
+  const auto expect = [](const Outcome& o, int status, const std::string& said) {
+    EXPECT_EQ(o.status, status) << o.out << o.err;
+    EXPECT_NE((status == 2 ? o.err : o.out).find(said), std::string::npos) << o.out << o.err;
+  };
+  expect(run_cli({"golden", "diff", empty.string(), empty.string()}), 2, "no .golden file in " + empty.string());
+  expect(run_cli({"golden", "diff", a.string(), empty.string()}), 2, "no .golden file in " + empty.string());
+  expect(run_cli({"golden", "diff", a.string(), b.string()}), 1, "nothing compared");
+  expect(run_cli({"golden", "check", empty.string()}), 2, "no .golden file in " + empty.string());
+  expect(run_cli({"golden", "check", a.string(), "--family", "fns"}), 1, "nothing compared");
+  expect(run_cli({"golden", "verify", (dir_ / "mistyped").string()}), 2, "cannot read the folder");
+  expect(run_cli({"golden", "verify", empty.string()}), 2, "no .golden file in " + empty.string());
+}
+
+// A message that quotes a file name with a line break in it is still one line.
+TEST_F(GoldenCheck, a_file_name_with_a_line_break_is_named_on_one_line) {
+  std::ofstream(dir_ / "vote\nshuffle.golden") << "x";
+  const Outcome o = run_cli({"golden", "check", dir_.string()});
+  EXPECT_EQ(o.status, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("vote shuffle.golden: no family vote shuffle in the corpus"), std::string::npos) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
 }
 
 TEST_F(GoldenCheck, an_unknown_family_is_bad_input) {

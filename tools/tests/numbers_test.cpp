@@ -28,6 +28,22 @@ TEST(Numbers, parse_one_or_32_lane_ints) {
   EXPECT_THROW(cli::parse_lane_ints("--arg", "1,,3", INT_MIN, UINT_MAX), cli::UsageError);
 }
 
+// Paths go into JSON records and reports: what nlohmann's writer would refuse is refused first.
+TEST(Numbers, tell_valid_utf8_from_invalid) {
+  for (const char* valid : {"", "golden/sm_90", "caf\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf"})
+    EXPECT_TRUE(cli::is_utf8(valid)) << valid;
+  for (const char* invalid : {"g\xff", "\xc3", "\xc0\x80", "\xe0\x80\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                              "\xf8\x88\x80\x80\x80", "\x80", "a\xe2\x82"})
+    EXPECT_FALSE(cli::is_utf8(invalid)) << invalid;
+  EXPECT_NO_THROW(cli::require_utf8_path("--out", "caf\xc3\xa9"));
+  try {
+    cli::require_utf8_path("--out", "a/b\xff/c");
+    ADD_FAILURE() << "accepted a\\xff";
+  } catch (const cli::UsageError& e) {
+    EXPECT_STREQ(e.what(), "--out: 'a/b\\xff/c' is not valid UTF-8 (result records and reports are JSON)");
+  }
+}
+
 TEST(Values, parse_and_print_every_type) {
   struct Row {
     Type type;

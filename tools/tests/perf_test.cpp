@@ -273,6 +273,44 @@ TEST_F(PerfCommand, a_malformed_file_exits_2_naming_its_line) {
   EXPECT_NE(r.err.find("c/perf.txt:1: the header ends early"), std::string::npos) << r.err;
 }
 
+// A perf.txt with no figure is an input of nothing (2); files that share no figure compared
+// nothing (1): neither passes, with --strict or without, and accept installs nothing.
+TEST_F(PerfCommand, nothing_to_compare_never_passes) {
+  const std::string a = write("a/perf.txt", kFile), empty = write("empty/perf.txt", kHeader + "figures: 0\n");
+  std::string other = kFile;
+  for (size_t at = other.find("shuffle.shfl."); at != std::string::npos; at = other.find("shuffle.shfl.", at + 1))
+    other.replace(at, 13, "shuffle.shfx.");
+  other.replace(other.find("bandwidth.copy"), 14, "bandwidth.copz");
+  const std::string disjoint = write("other/perf.txt", other);
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"perf", "diff", a, empty},
+                                              {"perf", "diff", a, empty, "--strict"},
+                                              {"perf", "diff", empty, a},
+                                              {"perf", "compare", empty}}) {
+    const CliRun r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << args[1];
+    EXPECT_EQ(r.err, "warpconf perf " + args[1] + ": " + empty + ": no figure (figures: 0): nothing to compare\n");
+  }
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"perf", "diff", a, disjoint},
+                                              {"perf", "diff", a, disjoint, "--strict"}}) {
+    const CliRun r = run_cli(args);
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("nothing compared: A and B share no figure"), std::string::npos) << r.out;
+  }
+  write("golden/sm_90/perf.txt", kFile);
+  const std::string pending = write("golden/pending/sm_90/perf.txt", kHeader + "figures: 0\n");
+  EXPECT_EQ(run_cli({"perf", "accept"}).status, 2);
+  EXPECT_TRUE(fs::exists(pending)) << "nothing moved";
+  EXPECT_EQ(golden::read_perf_file((dir_ / "golden/sm_90/perf.txt").string()).figures.size(), 3u) << "the baseline kept";
+}
+
+TEST_F(PerfCommand, a_repetition_count_a_perf_txt_cannot_hold_is_bad_input) {
+  for (const char* n : {"0", "1000001"}) {
+    const CliRun r = run_cli({"perf", "compare", "--repetitions", n});
+    EXPECT_EQ(r.status, 2) << n;
+    EXPECT_EQ(r.err, "warpconf perf compare: --repetitions must be from 1 to 1000000\n");
+  }
+}
+
 TEST_F(PerfCommand, accept_moves_the_pending_file_after_printing_the_comparison) {
   const std::string pending = write("golden/pending/sm_90/perf.txt", with_latency("30"));
   write("golden/sm_90/perf.txt", kFile);
@@ -383,7 +421,7 @@ TEST_F(PerfCommand, warpconf_perf_strict_in_the_environment_is_strict_and_anythi
   const CliRun r = run_cli({"perf", "diff", a, b});
   unsetenv("WARPCONF_PERF_STRICT");
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "warpconf perf diff: WARPCONF_PERF_STRICT is 'yes': 1 or 0\n");
+  EXPECT_EQ(r.err, "warpconf: WARPCONF_PERF_STRICT='yes' is refused: it takes 1 or 0\n");
 }
 
 TEST_F(PerfCommand, compare_against_another_architecture_or_code_path_is_not_recorded) {

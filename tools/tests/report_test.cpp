@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "warpconf/numbers.hpp"
@@ -194,7 +195,7 @@ TEST(Report, refuses_a_perf_record_it_cannot_read_naming_its_line) {
            {R"({"schema":"warpconf.results/1","record":"perf","pid":1,"id":"a.b","metric":"latency","verdict":"pass"})",
             "results.jsonl:2: unknown perf metric 'latency'"},
            {R"({"schema":"warpconf.results/1","record":"perf","pid":1,"id":"a.b","metric":"latency_cycles","median":-1,"verdict":"pass"})",
-            "results.jsonl:2: median is not a non-negative number: -1"}}) {
+            "results.jsonl:2: median: -1 is not a non-negative number"}}) {
     const fs::path dir = fresh_dir("perf-refused");
     std::ofstream(dir / "results.jsonl") << device << "\n" << record << "\n";
     try {
@@ -242,6 +243,76 @@ TEST(Report, reads_the_tests_from_ctest_lines_and_why_from_junit) {
   EXPECT_NE(failed.reason.find("reduce_butterfly<sum><float>: 3 bad lanes"), std::string::npos) << failed.reason;
   ASSERT_EQ(r.run.rounds.size(), 1u);
   EXPECT_EQ(r.run.rounds[0].summary, "83% tests passed, 1 tests failed out of 6");
+}
+
+// A results folder with one device record and `ctest_log` as its ctest.log (in round folder `round`
+// where one is given).
+fs::path run_with_log(const std::string& name, const std::string& ctest_log, const std::string& round = "") {
+  const fs::path dir = fresh_dir(name);
+  std::ofstream(dir / "results.jsonl")
+      << R"({"schema":"warpconf.results/1","record":"device","pid":1,"device":{"present":false,"reason":"none"}})" "\n";
+  fs::create_directories(dir / round);
+  std::ofstream(dir / round / "ctest.log") << ctest_log;
+  return dir;
+}
+
+// Numbers that do not fit are refused by file, line and field; they once aborted warpconf report.
+TEST(Report, names_the_ctest_line_of_a_number_that_does_not_fit) {
+  const std::string nines(400, '9');
+  for (const auto& [line, message] : std::vector<std::pair<std::string, std::string>>{
+           {"1/99999999999 Test #5: X ....   Passed    1.02 sec", "ctest.log:2: the test count '99999999999' does not fit"},
+           {"1/9 Test #5: X ....   Passed    . sec", "ctest.log:2: the seconds '.' are not a number of seconds"},
+           {"1/9 Test #5: X ....   Passed    1.0.2 sec", "ctest.log:2: the seconds '1.0.2' are not"},
+           {"1/9 Test #5: X ....   Passed    " + nines + " sec", "ctest.log:2: the seconds '9999"}}) {
+    const fs::path dir = run_with_log("ctest-number", "    Start 5: X\n" + line + "\n");
+    try {
+      cli::report_from_results(dir.string(), {});
+      ADD_FAILURE() << "accepted " << line;
+    } catch (const cli::UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find((dir / message).string()), std::string::npos) << e.what();
+    }
+    std::ostringstream out, err;
+    EXPECT_EQ(cli::run_report_command(dir.string(), "", {}, out, err), 2) << line;
+  }
+}
+
+TEST(Report, refuses_a_round_folder_whose_number_does_not_fit) {
+  const fs::path dir = run_with_log("round-number", "", "round-99999999999999999999");
+  try {
+    cli::round_dirs(dir.string());
+    ADD_FAILURE() << "accepted round-99999999999999999999";
+  } catch (const cli::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("round-99999999999999999999: the round number does not fit an int"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(cli::round_dirs(run_with_log("round-number", "", "round-12").string())[0].first, 12);
+}
+
+// A test name of 200,000 characters: ctest's lines are read without a regular expression, whose
+// recursion once overflowed the stack on such a line.
+TEST(Report, reads_a_ctest_line_of_any_length) {
+  const std::string name(200000, 'x');
+  const fs::path dir = run_with_log("long-line", "1/1 Test #1: " + name + " ....   Passed    1.02 sec\n"
+                                                 "100% tests passed, 0 tests failed out of 1\n");
+  const cli::Report r = cli::report_from_results(dir.string(), {});
+  ASSERT_EQ(r.tests.size(), 1u);
+  EXPECT_EQ(r.tests[0].name, name);
+  EXPECT_EQ(r.tests[0].seconds, 1.02);
+}
+
+// A report of nothing is no report: exit status 2, as for any input that holds nothing.
+TEST(Report, refuses_a_results_file_with_no_record_and_no_test) {
+  const fs::path dir = fresh_dir("empty");
+  std::ofstream(dir / "results.jsonl").close();
+  std::ostringstream out, err;
+  EXPECT_EQ(cli::run_report_command(dir.string(), "", {}, out, err), 2);
+  EXPECT_NE(err.str().find("results.jsonl: no record, and no test in a ctest file beside it: nothing to report"),
+            std::string::npos)
+      << err.str();
+  EXPECT_FALSE(fs::exists(dir / "report.json"));
+  std::ofstream(dir / "ctest.log") << "1/1 Test #1: only ....   Passed    1.02 sec\n100% tests passed out of 1\n";
+  EXPECT_EQ(cli::run_report_command(dir.string(), "", {}, out, err), 0) << "a test, and no record: a report";
 }
 
 TEST(CtestProgress, reads_every_ending_ctest_prints) {
@@ -310,18 +381,34 @@ TEST(RecordReader, reads_lines_split_anywhere_and_returns_a_cut_last_line) {
   EXPECT_EQ(records, 1);
 }
 
+// A copy of the results folder `from` as a run a day later: the same checks on the same device.
+fs::path a_day_later(const std::string& from, const fs::path& to) {
+  fs::create_directories(to);
+  for (const fs::directory_entry& e : fs::directory_iterator(from)) {
+    std::ifstream in(e.path());
+    std::string text(std::istreambuf_iterator<char>(in), {});
+    for (size_t at = text.find("\"time\":\"2026-11-2"); at != std::string::npos; at = text.find("\"time\":\"2026-11-2", at + 1))
+      ++text[at + 17];  // the day's last digit
+    std::ofstream(to / e.path().filename()) << text;
+  }
+  return to;
+}
+
 TEST(Merge, puts_each_device_in_its_own_column_and_sums_the_same_one) {
   const fs::path dir = fresh_dir("merge");
   std::ostringstream out, err;
   ASSERT_EQ(cli::run_report_command(kData + "/h100", (dir / "h100").string(), {}, out, err), 0) << err.str();
   ASSERT_EQ(cli::run_report_command(kData + "/t4", (dir / "t4").string(), {}, out, err), 0) << err.str();
+  ASSERT_EQ(cli::run_report_command(a_day_later(kData + "/h100", dir / "h100-later").string(), "", {}, out, err), 0)
+      << err.str();
   ASSERT_EQ(cli::run_merge_command({(dir / "h100").string(), (dir / "t4" / "report.json").string()},
                                    (dir / "merged").string(), {}, out, err),
             0)
       << err.str();
-  ASSERT_EQ(cli::run_merge_command({(dir / "h100").string(), (dir / "h100").string()}, (dir / "twice").string(), {},
-                                   out, err),
-            0);
+  ASSERT_EQ(cli::run_merge_command({(dir / "h100").string(), (dir / "h100-later").string()}, (dir / "twice").string(),
+                                   {}, out, err),
+            0)
+      << err.str();
   const nlohmann::json merged = nlohmann::json::parse(std::ifstream(dir / "merged" / "report.json"));
   const cli::Report r = cli::report_from_json(merged, "merged");
   EXPECT_EQ(r.devices.size(), 2u);
@@ -331,10 +418,40 @@ TEST(Merge, puts_each_device_in_its_own_column_and_sums_the_same_one) {
   EXPECT_EQ(at(r.totals.lanes, "defined"), 87000u + 30000);
   const cli::Report twice =
       cli::report_from_json(nlohmann::json::parse(std::ifstream(dir / "twice" / "report.json")), "twice");
+  EXPECT_EQ(twice.devices.size(), 1u);
   EXPECT_EQ(cell(twice, kH100, "shuffle", "__shfl_sync", "int", "structured (14)").sums.cases, 3000u);
   EXPECT_EQ(twice.deviations.begin()->second.lanes, 96u);
   // A report written and read back is the same report.
   EXPECT_EQ(cli::to_json(r), merged);
+}
+
+// The same report twice would count every check twice: as the same folder, a folder and its
+// report.json, a link to it, or a copy.
+TEST(Merge, refuses_the_same_report_twice_and_a_report_of_nothing) {
+  const fs::path dir = fresh_dir("merge-twice");
+  std::ostringstream out;
+  ASSERT_EQ(cli::run_report_command(kData + "/t4", (dir / "t4").string(), {}, out, out), 0);
+  fs::create_directory_symlink(dir / "t4", dir / "link");
+  fs::create_directories(dir / "copy");
+  fs::copy_file(dir / "t4" / "report.json", dir / "copy" / "report.json");
+  const std::string t4 = (dir / "t4").string();
+  for (const std::string& again : {t4, t4 + "/report.json", (dir / "link").string(), (dir / "copy").string()}) {
+    std::ostringstream err;
+    EXPECT_EQ(cli::run_merge_command({t4, again}, (dir / "out").string(), {}, out, err), 2) << again;
+    const std::string said = err.str();
+    EXPECT_NE(said.find("are the same report: it would count twice"), std::string::npos) << said;
+    EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;
+  }
+  EXPECT_FALSE(fs::exists(dir / "out" / "report.json"));
+  // A report with no check, test or figure is a merge input of nothing.
+  nlohmann::json empty = nlohmann::json::parse(std::ifstream(dir / "t4" / "report.json"));
+  empty["cells"] = nlohmann::json::array();
+  fs::create_directories(dir / "empty");
+  std::ofstream(dir / "empty" / "report.json") << empty.dump();
+  std::ostringstream err;
+  EXPECT_EQ(cli::run_merge_command({t4, (dir / "empty").string()}, (dir / "out").string(), {}, out, err), 2);
+  EXPECT_NE(err.str().find("empty/report.json: no check, test or perf figure: nothing to merge"), std::string::npos)
+      << err.str();
 }
 
 TEST(Merge, puts_the_perf_figures_of_two_devices_side_by_side_in_one_table) {
@@ -345,13 +462,15 @@ TEST(Merge, puts_the_perf_figures_of_two_devices_side_by_side_in_one_table) {
     fs::copy_file(kData + "/run/" + name + ".jsonl", dir / name / "results.jsonl");
     ASSERT_EQ(cli::run_report_command((dir / name).string(), (dir / name).string(), {}, out, err), 0) << err.str();
   }
-  ASSERT_EQ(cli::run_merge_command({(dir / "perf").string(), (dir / "perf_h200").string(), (dir / "perf").string()},
+  const fs::path later = a_day_later((dir / "perf").string(), dir / "perf-later");
+  ASSERT_EQ(cli::run_report_command(later.string(), "", {}, out, err), 0) << err.str();
+  ASSERT_EQ(cli::run_merge_command({(dir / "perf").string(), (dir / "perf_h200").string(), later.string()},
                                    (dir / "merged").string(), {}, out, err),
             0)
       << err.str();
   const nlohmann::json merged = nlohmann::json::parse(std::ifstream(dir / "merged" / "report.json"));
   const cli::Report r = cli::report_from_json(merged, "merged");
-  EXPECT_EQ(r.perf.size(), 8u + 4) << "the same report twice: a figure is a measurement, not a count";
+  EXPECT_EQ(r.perf.size(), 8u + 4) << "the same figures a day later: a figure is a measurement, not a count";
   EXPECT_EQ(cli::to_json(r), merged) << "written and read back, the same report";
   std::ostringstream md;
   cli::write_markdown(r, md);
@@ -381,6 +500,24 @@ TEST(Merge, reads_a_report_without_perf_as_one_without_figures) {
   EXPECT_THROW(cli::report_from_json(old, "bad-perf"), cli::UsageError);
 }
 
+TEST(Merge, reads_why_a_run_stopped_back_and_a_report_without_it_as_no_run) {
+  cli::Report r = cli::report_from_results(kData + "/t4", {});
+  r.run.stop = {"signal", 1, "interrupted by SIGHUP"};
+  nlohmann::json j = cli::to_json(r);
+  EXPECT_EQ(j["run"]["stop"], nlohmann::json({{"cause", "signal"}, {"signal", 1}, {"detail", "interrupted by SIGHUP"}}));
+  const cli::RunStop back = cli::report_from_json(j, "stopped").run.stop;
+  EXPECT_EQ(std::make_tuple(back.cause, back.signal, back.detail), std::make_tuple("signal", 1, "interrupted by SIGHUP"));
+  j["run"].erase("stop");
+  EXPECT_EQ(cli::report_from_json(j, "older").run.stop.cause, "");
+  for (const nlohmann::json& bad : {nlohmann::json(3), nlohmann::json({{"cause", 1}, {"signal", nullptr}, {"detail", ""}}),
+                                    nlohmann::json({{"cause", "signal"}, {"signal", -1}, {"detail", ""}}),
+                                    nlohmann::json({{"cause", "signal"}, {"signal", 65}, {"detail", ""}}),
+                                    nlohmann::json({{"cause", "finished"}, {"signal", nullptr}})}) {
+    j["run"]["stop"] = bad;
+    EXPECT_THROW(cli::report_from_json(j, "bad-stop"), cli::UsageError) << bad;
+  }
+}
+
 TEST(Merge, refuses_another_schema_and_malformed_json_naming_the_file) {
   const fs::path dir = fresh_dir("refuse");
   std::ostringstream out;
@@ -400,6 +537,58 @@ TEST(Merge, refuses_another_schema_and_malformed_json_naming_the_file) {
   nlohmann::json no_cells = nlohmann::json::parse(std::ifstream(dir / "t4" / "report.json"));
   no_cells.erase("cells");
   EXPECT_THROW(cli::report_from_json(no_cells, "no-cells"), cli::UsageError);
+}
+
+// A report.json member of another type or out of range is named by its path; a null schema once
+// aborted warpconf merge.
+TEST(Merge, names_the_member_of_a_report_it_cannot_read) {
+  const fs::path dir = fresh_dir("report-members");
+  std::ostringstream out;
+  fs::create_directories(dir / "perf");
+  fs::copy_file(kData + "/run/perf.jsonl", dir / "perf" / "results.jsonl");
+  ASSERT_EQ(cli::run_report_command((dir / "perf").string(), "", {}, out, out), 0);
+  ASSERT_EQ(cli::run_report_command(kData + "/h100", (dir / "h100").string(), {}, out, out), 0);
+  const nlohmann::json h100 = nlohmann::json::parse(std::ifstream(dir / "h100" / "report.json"));
+  const nlohmann::json perf = nlohmann::json::parse(std::ifstream(dir / "perf" / "report.json"));
+  using Edit = std::function<void(nlohmann::json&)>;
+  for (const auto& [edit, message] : std::vector<std::pair<Edit, std::string>>{
+           {[](nlohmann::json& j) { j["schema"] = nullptr; }, "r: schema: null is not a string"},
+           {[](nlohmann::json& j) { j["run"]["argv"] = {1}; }, "r: run.argv[0]: 1 is not a string"},
+           {[](nlohmann::json& j) { j["run"]["seconds"] = 1e300; }, "r: run.seconds: 1e+300 is not from 0 to"},
+           {[](nlohmann::json& j) { j["run"]["status"] = "fine"; }, "r: run.status: \"fine\" is not 'running'"},
+           {[](nlohmann::json& j) { j["cells"][0]["cases"] = -1; }, "r: cells[0].cases: -1 is not a whole number from 0"},
+           {[](nlohmann::json& j) { j["cells"][0]["seeds"] = {nullptr}; }, "r: cells[0].seeds[0]: null is not a string"},
+           {[](nlohmann::json& j) { j["devices"][0]["ordinal"] = "0"; }, "r: devices[0].ordinal: \"0\" is not a whole number"},
+           {[](nlohmann::json& j) { j["tests"][0]["round"] = 99999999999; },
+            "r: tests[0].round: 99999999999 is not a whole number of an int"},
+           {[](nlohmann::json& j) { j["tests"][0]["status"] = "fine"; }, "r: tests[0].status: \"fine\" is not 'passed'"},
+           {[](nlohmann::json& j) { j["totals"]["verdicts"] = {{"great", 1}}; },
+            "r: totals.verdicts: unknown verdict 'great'"},
+           {[](nlohmann::json& j) { j["known_deviations"][0]["lanes"] = 1.5; },
+            "r: known_deviations[0].lanes: 1.5 is not a whole number from 0"},
+           {[](nlohmann::json& j) { j["aborted"] = 5; }, "r: aborted: 5 is not an object"},
+           {[](nlohmann::json& j) { j["aborted"] = {{"reason", 1}}; }, "r: aborted.reason: 1 is not a string"},
+           {[](nlohmann::json& j) { j.erase("cells"); }, "r: cells: missing"}}) {
+    nlohmann::json j = h100;
+    edit(j);
+    try {
+      cli::report_from_json(j, "r");
+      ADD_FAILURE() << "accepted: " << message;
+    } catch (const cli::UsageError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(message, 0), 0u) << e.what();
+    }
+  }
+  nlohmann::json j = perf;
+  j["perf"][0]["repetitions"] = 1e300;
+  EXPECT_THROW(cli::report_from_json(j, "r"), cli::UsageError) << "a repetition count is a whole number";
+  j = perf;
+  j["perf"][0]["device"] = false;
+  try {
+    cli::report_from_json(j, "r");
+    ADD_FAILURE() << "accepted a perf figure's device false";
+  } catch (const cli::UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "r: perf[0].device: false is not a string");
+  }
 }
 
 TEST(Writers, escape_what_they_show_and_fetch_nothing) {

@@ -74,5 +74,58 @@ TEST(ResultsTool, names_the_line_that_is_not_a_record) {
   }
 }
 
+// The records warpconf golden and probe write, members the readers do not use included, are read.
+TEST(ResultsTool, reads_golden_and_contract_records_as_they_are_written) {
+  std::istringstream in(
+      R"({"schema":"warpconf.results/1","record":"check","family":"fns","verdict":"conformance-failure","seed":null,)"
+      R"("cases":3,"outputs_per_case":32,"golden":{"command":"check","dir":"golden/sm_90","behaviour_changes":0,)"
+      R"("class_mismatches":0,"stale_deviations":["fns.int-min"]}})" "\n"
+      R"({"schema":"warpconf.results/1","record":"check","family":"contract","verdict":"pass","seed":null,)"
+      R"("contract":{"id":"shfl.control.ffffffff","lim":32,"outcome":"ran","detail":"0*32","golden":"same"}})" "\n");
+  const cli::ResultsSummary s = cli::summarize_results(in, "f");
+  EXPECT_EQ(s.total.records, 2u);
+  EXPECT_EQ(s.total.verdicts.at("conformance-failure"), 1u);
+}
+
+// A member of another type, or a number out of range, is named with its line; none aborted warpconf.
+TEST(ResultsTool, names_the_line_and_member_of_the_wrong_type) {
+  const std::string check = R"({"schema":"warpconf.results/1","record":"check","family":"vote","verdict":"pass")";
+  const std::string device = R"({"schema":"warpconf.results/1","record":"device","device":)";
+  for (const auto& [content, message] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"schema":1,"record":"check"})", "f:1: schema: 1 is not a string"},
+           {R"({"schema":null,"record":"check"})", "f:1: schema: null is not a string"},
+           {R"({"record":"check"})", "f:1: schema: missing"},
+           {R"({"schema":"warpconf.results/1","record":5})", "f:1: record: 5 is not a string"},
+           {R"({"schema":"warpconf.results/1","record":"check","family":7,"verdict":"pass"})", "f:1: family: 7 is not a string"},
+           {R"({"schema":"warpconf.results/1","record":"check","family":"vote","verdict":["pass"]})",
+            "f:1: verdict: [\"pass\"] is not a string"},
+           {check + R"(,"cases":-1})", "f:1: cases: -1 is not a whole number from 0"},
+           {check + R"(,"cases":1e400})", "f:1: not a JSON object"},
+           {check + R"(,"cases":"10"})", "f:1: cases: \"10\" is not a whole number from 0"},
+           {check + R"(,"lanes":{"defined":2.5}})", "f:1: lanes: {\"defined\":2.5} is not an object of whole numbers"},
+           {check + R"(,"known_deviations":5})", "f:1: known_deviations: 5 is not an array"},
+           {check + R"(,"known_deviations":[{"id":1,"lanes":2}]})", "f:1: known_deviations[0].id: 1 is not a string"},
+           {check + R"(,"known_deviations":[{"id":"x"}]})", "f:1: known_deviations[0].lanes: missing"},
+           {check + R"(,"seed":12})", "f:1: seed: 12 is not a string"},
+           {check + R"(,"golden":{"behaviour_changes":"many"}})", "f:1: golden.behaviour_changes: \"many\" is not"},
+           {check + R"(,"time":20261123})", "f:1: time: 20261123 is not a string"},
+           {check + R"(,"pid":99999999999})", "f:1: pid: 99999999999 is not a whole number of an int"},
+           {device + R"({"present":"yes"}})", "f:1: device.present: \"yes\" is not true or false"},
+           {device + R"({"present":true,"name":null}})", "f:1: device.name: null is not a string"},
+           {device + R"("GPU"})", "f:1: device: \"GPU\" is not an object"},
+           {device + R"({"present":true},"build":[]})", "f:1: build: [] is not an object"},
+           {check + R"(,"cases":18446744073709551615})" "\n" + check + R"(,"cases":1})",
+            "f:2: a sum of counts passes 2^64 - 1"}}) {
+    std::istringstream in(content + "\n");
+    try {
+      cli::summarize_results(in, "f");
+      ADD_FAILURE() << "accepted: " << content;
+    } catch (const cli::UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace wc

@@ -1,6 +1,7 @@
 // `warpconf run` on a build tree of stand-in tests (tools/tests/data/report/fake_test.sh): the exit
-// status, the report it leaves when the run finishes, is interrupted or is killed, the budget it
-// passes on, soak rounds, the jit variant and the perf run.
+// status, the report it leaves when the run finishes, is interrupted or is killed, that no process
+// it started outlives it, malformed records, the budget it passes on, soak rounds, the jit variant
+// and the perf run.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -11,6 +12,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -26,16 +29,38 @@ const std::string kData = WARPCONF_REPORT_DATA;
 const std::string kH100 = "GPU-5e3a9c1d-7b2f-4c1e-9a0b-1f2e3d4c5b6a 580.159.04 nvcc 13.0.88 sass sass";
 
 // A stand-in test: its name, label, records file (under kData/run), exit status, output, seconds
-// of sleep, and the NAME=value it requires of its environment.
+// of sleep, the NAME=value it requires of its environment, and the file its pids go to (it then
+// sleeps in a child of a session of its own too).
 struct FakeTest {
   FakeTest(std::string name_, std::string label_, std::string records_, int status_ = 0, std::string say_ = "",
-           std::string sleep_ = "", std::string requires_ = "")
+           std::string sleep_ = "", std::string requires_ = "", std::string pid_file_ = "")
       : name(std::move(name_)), label(std::move(label_)), records(std::move(records_)), status(status_),
-        say(std::move(say_)), sleep(std::move(sleep_)), requires_env(std::move(requires_)) {}
+        say(std::move(say_)), sleep(std::move(sleep_)), requires_env(std::move(requires_)),
+        pid_file(std::move(pid_file_)) {}
   std::string name, label, records;
   int status;
-  std::string say, sleep, requires_env;
+  std::string say, sleep, requires_env, pid_file;
 };
+
+// The processes that hold `entry` (NAME=value) in their environment; a zombie shows none.
+std::vector<pid_t> processes_with(const std::string& entry) {
+  std::vector<pid_t> found;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "environ", std::ios::binary);
+    for (std::string variable; std::getline(in, variable, '\0');)
+      if (variable == entry) found.push_back(static_cast<pid_t>(std::stol(name)));
+  }
+  return found;
+}
+
+std::string command_line(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::replace(text.begin(), text.end(), '\0', ' ');
+  return text;
+}
 
 class WarpconfRun : public ::testing::Test {
  protected:
@@ -51,26 +76,60 @@ class WarpconfRun : public ::testing::Test {
     for (const FakeTest& t : tests)
       f << "add_test([==[" << t.name << "]==] /bin/sh " << kData << "/fake_test.sh \""
         << (t.records.empty() ? "" : kData + "/run/" + t.records) << "\" " << t.status << " \"" << t.say << "\" \""
-        << t.sleep << "\" \"" << t.requires_env << "\")\nset_tests_properties([==[" << t.name << "]==] PROPERTIES LABELS "
-        << t.label << " SKIP_RETURN_CODE 77)\n";
+        << t.sleep << "\" \"" << t.requires_env << "\" \"" << t.pid_file << "\")\nset_tests_properties([==["
+        << t.name << "]==] PROPERTIES LABELS " << t.label << " SKIP_RETURN_CODE 77)\n";
   }
 
-  pid_t start(const std::vector<std::string>& extra) {
+  // Starts warpconf run, its output into output.txt (its standard output into `stdout_fd` where one
+  // is given), with mark() in its environment, which every process it starts inherits.
+  pid_t start(const std::vector<std::string>& extra, int stdout_fd = -1) {
     std::vector<std::string> args = {WARPCONF_BINARY, "run", "--build-dir", (dir_ / "build").string(), "--out",
                                      (dir_ / "report").string()};
     args.insert(args.end(), extra.begin(), extra.end());
+    const std::string marked = mark();
     const pid_t pid = ::fork();
     if (pid == 0) {
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
       const int out = ::open((dir_ / "output.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      ::dup2(out, STDOUT_FILENO);
+      ::dup2(stdout_fd >= 0 ? stdout_fd : out, STDOUT_FILENO);
       ::dup2(out, STDERR_FILENO);
+      ::putenv(const_cast<char*>(marked.c_str()));
       ::execv(argv[0], argv.data());
       ::_exit(127);
     }
     return pid;
+  }
+
+  // The environment entry that tells this test's processes from any other's.
+  std::string mark() const { return "RUN_TEST_MARK=" + dir_.string() + ":" + std::to_string(::getpid()); }
+
+  // Waits up to `seconds` for every process that warpconf run started to end; kills and names
+  // those left.
+  void expect_none_left(int seconds) const {
+    std::vector<pid_t> left = processes_with(mark());
+    for (int i = 0; i < seconds * 20 && !left.empty(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      left = processes_with(mark());
+    }
+    for (const pid_t pid : left) {
+      ADD_FAILURE() << "left running: " << pid << " " << command_line(pid);
+      ::kill(pid, SIGKILL);
+    }
+  }
+
+  // The exit status of `pid`, or of it killed after `seconds`.
+  static int wait_at_most(pid_t pid, int seconds) {
+    for (int i = 0; i < seconds * 20; ++i) {
+      int status = 0;
+      if (::waitpid(pid, &status, WNOHANG) == pid)
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ADD_FAILURE() << "still running after " << seconds << " s";
+    ::kill(pid, SIGKILL);
+    return wait_for(pid);
   }
 
   static int wait_for(pid_t pid) {
@@ -134,7 +193,8 @@ TEST_F(WarpconfRun, passes_with_a_not_supported_skip_and_fails_an_unexplained_on
   EXPECT_EQ(run(), 0) << output();
   tests({kShuffle, {"FnsOnGpu", "gpu", "", 77, "skipped for no reason given"}});
   EXPECT_EQ(run(), 1) << output();
-  for (const auto& t : report()["tests"]) {
+  const nlohmann::json last = report();  // the loop's range must not be a part of a temporary
+  for (const auto& t : last["tests"]) {
     if (t["name"] == "FnsOnGpu") {
       EXPECT_EQ(t["skip"], "unexplained");
     }
@@ -263,6 +323,134 @@ TEST_F(WarpconfRun, writes_a_final_report_when_interrupted) {
   EXPECT_EQ(r["run"]["status"], "aborted");
   EXPECT_EQ(r["aborted"]["reason"], "interrupted by SIGTERM");
   EXPECT_EQ(r["aborted"]["in_flight"], nlohmann::json::array({"SlowOnGpu"}));
+}
+
+// How warpconf run ends on a signal: its exit status, and its last report's run.status, run.stop
+// (whose detail is its aborted.reason) and how report.md and report.html show it.
+struct Ending {
+  std::string name;
+  int signal;
+  int status;
+  std::string run_status;
+  nlohmann::json stop;
+  std::string shown;
+};
+
+void PrintTo(const Ending& ending, std::ostream* os) { *os << ending.name; }
+
+class WarpconfRunSignalled : public WarpconfRun, public ::testing::WithParamInterface<Ending> {};
+
+TEST_P(WarpconfRunSignalled, leaves_no_process_behind_and_a_report_that_says_why_it_stopped) {
+  const Ending& ending = GetParam();
+  const std::string pids = (dir_ / "pids").string();
+  tests({kShuffle, {"SleepsOnGpu", "gpu", "", 0, "", "60", "", pids},
+         {"SleepsTooOnGpu", "gpu", "", 0, "", "60", "", pids}});
+  const pid_t pid = start({});
+  wait_for_tests(1);
+  std::vector<pid_t> sleepers;
+  for (int i = 0; i < 400 && sleepers.size() < 4; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::ifstream in(pids);
+    sleepers.assign(std::istream_iterator<pid_t>(in), std::istream_iterator<pid_t>());
+  }
+  ASSERT_EQ(sleepers.size(), 4u) << "each sleeping test and its child in a session of its own";
+  const std::vector<pid_t> marked = processes_with(mark());
+  for (const pid_t sleeper : sleepers)
+    EXPECT_NE(std::find(marked.begin(), marked.end(), sleeper), marked.end()) << "the mark finds " << sleeper;
+  ::kill(pid, ending.signal);
+  EXPECT_EQ(wait_at_most(pid, 30), ending.status) << output();
+  expect_none_left(10);
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["run"]["status"], ending.run_status);
+  EXPECT_EQ(r["run"]["stop"], ending.stop);
+  EXPECT_EQ(r["aborted"]["reason"], ending.stop["detail"]);
+  for (const char* file : {"report.md", "report.html"}) {
+    std::ostringstream text;
+    text << std::ifstream(dir_ / "report" / file).rdbuf();
+    EXPECT_NE(text.str().find("stopped: " + ending.shown), std::string::npos) << file;
+  }
+  EXPECT_EQ(r["aborted"]["last_test"], "ShuffleOnGpu");
+  EXPECT_EQ(r["aborted"]["in_flight"], nlohmann::json::array({"SleepsOnGpu", "SleepsTooOnGpu"}));
+}
+
+nlohmann::json stop(const std::string& cause, nlohmann::json signal, const std::string& detail) {
+  return {{"cause", cause}, {"signal", signal}, {"detail", detail}};
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EverySignal, WarpconfRunSignalled,
+    ::testing::Values(
+        // Nothing handles SIGKILL: the report written after the last finished test is the one left.
+        Ending{"SIGKILL", SIGKILL, 128 + SIGKILL, "running",
+               stop("running", nullptr, "killed or crashed before the run finished"),
+               "running: killed or crashed before the run finished"},
+        Ending{"SIGTERM", SIGTERM, 1, "aborted", stop("signal", SIGTERM, "interrupted by SIGTERM"),
+               "signal 15: interrupted by SIGTERM"},
+        Ending{"SIGHUP", SIGHUP, 1, "aborted", stop("signal", SIGHUP, "interrupted by SIGHUP"),
+               "signal 1: interrupted by SIGHUP"},
+        Ending{"SIGPIPE", SIGPIPE, 1, "aborted", stop("signal", SIGPIPE, "interrupted by SIGPIPE"),
+               "signal 13: interrupted by SIGPIPE"}),
+    [](const ::testing::TestParamInfo<Ending>& info) { return info.param.name; });
+
+// `warpconf run | head -1`: once the reader is gone, the run stops as on SIGPIPE, with its report,
+// while a test still sleeps (not at the next progress line, when that test ends).
+TEST_F(WarpconfRun, stops_with_a_final_report_when_its_standard_output_is_closed) {
+  tests({kShuffle, {"SleepsOnGpu", "gpu", "", 0, "", "60", "", (dir_ / "pids").string()}});
+  int pipe[2];
+  ASSERT_EQ(::pipe2(pipe, O_CLOEXEC), 0);  // so that warpconf holds no read end of its own
+  const pid_t pid = start({}, pipe[1]);
+  ::close(pipe[1]);
+  std::string first;
+  for (char c; ::read(pipe[0], &c, 1) == 1 && c != '\n';) first += c;
+  ::close(pipe[0]);
+  EXPECT_EQ(first.rfind("[1/2] passed ShuffleOnGpu (", 0), 0u) << first;
+  EXPECT_EQ(wait_at_most(pid, 30), 1) << output();
+  expect_none_left(10);
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["run"]["status"], "aborted");
+  EXPECT_EQ(r["run"]["stop"], stop("signal", SIGPIPE, "interrupted by SIGPIPE"));
+}
+
+TEST_F(WarpconfRun, a_malformed_record_is_an_error_of_the_test_that_wrote_it_and_the_run_goes_on) {
+  // One test at a time: a line that names no test was written by the one running.
+  tests({{"MalformedOnGpu", "gpu", "malformed.jsonl"}, kShuffle});
+  EXPECT_EQ(run({"--", "-j", "1"}), 1) << output();
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["run"]["status"], "finished");
+  EXPECT_EQ(r["run"]["stop"], stop("finished", nullptr, ""));
+  EXPECT_TRUE(r["aborted"].is_null());
+  EXPECT_EQ(r["tests"].size(), 2u);
+  EXPECT_EQ(r["totals"]["verdicts"], nlohmann::json({{"pass", 4}, {"error", 3}})) << "lines 3, 4 and 5 of malformed.jsonl";
+  EXPECT_NE(r["summary"].get<std::string>().find("; 3 errors"), std::string::npos) << r["summary"];
+  const std::string results = (dir_ / "report" / "results.jsonl").string();
+  std::map<std::string, nlohmann::json> malformed;  // by family
+  for (const auto& c : r["cells"])
+    if (c["intrinsic"] == "malformed record") malformed[c["family"].get<std::string>()] = c;
+  ASSERT_EQ(malformed.size(), 2u) << r["cells"];
+  // Lines 3 and 4 name no family, test or pid: the test's and its device's are those of the test running.
+  EXPECT_EQ(malformed["unknown"]["verdicts"], nlohmann::json({{"error", 2}}));
+  EXPECT_EQ(malformed["unknown"]["device"], kH100);
+  EXPECT_EQ(malformed["unknown"]["reason"], results + ":3: not a JSON object (written by MalformedOnGpu)");
+  // Line 5 names its own: a vote check with a verdict that does not exist.
+  EXPECT_EQ(malformed["vote"]["verdicts"], nlohmann::json({{"error", 1}}));
+  EXPECT_EQ(malformed["vote"]["device"], kH100);
+  EXPECT_EQ(malformed["vote"]["reason"], results + ":5: unknown verdict 'maybe' (written by MalformedOnGpu)");
+  std::ostringstream markdown;
+  markdown << std::ifstream(dir_ / "report" / "report.md").rdbuf();
+  EXPECT_NE(markdown.str().find(results + ":3: not a JSON object (written by MalformedOnGpu)"), std::string::npos)
+      << markdown.str();
+}
+
+TEST_F(WarpconfRun, a_record_cut_off_at_the_end_is_an_error_not_the_end_of_the_run) {
+  tests({{"CutOnGpu", "gpu", "cut.jsonl"}});
+  EXPECT_EQ(run(), 1) << output();
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["run"]["stop"], stop("finished", nullptr, ""));
+  EXPECT_EQ(r["totals"]["verdicts"], nlohmann::json({{"error", 1}}));
+  ASSERT_EQ(r["cells"].size(), 1u);
+  EXPECT_EQ(r["cells"][0]["reason"], (dir_ / "report" / "results.jsonl").string() +
+                                         ":2: a record cut off mid-way (its writer was killed?) (read when no test "
+                                         "was running)");
 }
 
 TEST_F(WarpconfRun, reports_ctest_ending_abnormally) {

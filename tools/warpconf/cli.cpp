@@ -3,7 +3,9 @@
 #include <CLI/CLI.hpp>
 
 #include <fstream>
+#include <optional>
 
+#include "core/environment.hpp"
 #include "warpconf/explain.hpp"
 #include "warpconf/golden.hpp"
 #include "warpconf/numbers.hpp"
@@ -34,7 +36,8 @@ constexpr const char* kExplainHelp =
     "--operator sum|min|max|bit_and|bit_or|bit_xor, --type i32 u32 i64 f32 f64 f16 bf16 and --width 1..32\n"
     "(a power of two; default 32); by default lane L holds 1+L; --lane L prints the order of operations of\n"
     "lane L (default: the first lane that calls). With --library cg|cub|cub_sum|cub_no_initial\n"
-    "(and cub's --initial V) reduce and the scans give the library's order-free model (docs/algorithms.md).\n"
+    "(and --initial V for exclusive_scan --library cub) reduce and the scans give the library's order-free model\n"
+    "(docs/algorithms.md).\n"
     "The warp patterns take --flags, one int for every lane or 32: segmented_reduce (with --operator) its\n"
     "heads, compact its keep flags, histogram its bins 0..31; argmax takes none. compact and argmax have\n"
     "64 outputs: --show slots|counts and --show max|lanes pick 32 of them. --type as the algorithms'\n"
@@ -44,9 +47,7 @@ constexpr const char* kExplainHelp =
     "(default f32) and --values, a row of any length; it prints per element the exact value and the bound,\n"
     "and the row-sum bound.";
 
-}  // namespace
-
-int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"warpconf: conformance and regression tests for CUDA warp intrinsics"};
   app.require_subcommand(1);
   CLI::App* explain_cmd = app.add_subcommand("explain", kExplainHelp);
@@ -174,7 +175,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     out << shown->help();
     return 0;
   } catch (const CLI::ParseError& e) {
-    err << "warpconf: " << e.what() << "\n";
+    print_error(err, "warpconf", e.what());
     return 2;
   }
   if (perf_cmd->parsed()) {
@@ -202,14 +203,15 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   if (results_cmd->parsed()) {
     std::ifstream in(results_file);
     if (!in) {
-      err << "warpconf results: cannot read " << results_file << "\n";
+      print_error(err, "warpconf results", "cannot read " + results_file);
       return 2;
     }
     try {
+      require_utf8_path("the results", results_file);
       const ResultsSummary summary = summarize_results(in, results_file);
       results_json ? print_results_json(summary, out) : print_results_text(summary, out);
     } catch (const UsageError& e) {
-      err << "warpconf results: " << e.what() << "\n";
+      print_error(err, "warpconf results", e.what());
       return 2;
     }
     return 0;
@@ -220,10 +222,27 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     const Explanation e = explain(options);
     options.json ? print_json(e, out) : print_text(e, out);
   } catch (const UsageError& e) {
-    err << "warpconf explain: " << e.what() << "\n";
+    print_error(err, "warpconf explain", e.what());
     return 2;
   }
   return 0;
+}
+
+}  // namespace
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  if (const std::optional<std::string> refused = environment::refusal()) {
+    err << "warpconf: " << *refused << "\n";
+    return 2;
+  }
+  try {
+    return run_command(argc, argv, out, err);
+  } catch (const std::exception& e) {
+    print_error(err, "warpconf", e.what());
+  } catch (...) {
+    err << "warpconf: an exception that is no std::exception\n";
+  }
+  return 1;
 }
 
 }  // namespace wc::cli

@@ -45,6 +45,10 @@ std::string OptionReader::require(const std::string& option) const {
   return it->second;
 }
 
+void OptionReader::only_where(const std::string& option, bool applies, const std::string& where) const {
+  if (has(option) && !applies) throw UsageError(option + " applies only " + where);
+}
+
 Explanation explain(const ExplainOptions& options) {
   for (Explainer explainer : kExplainers)
     if (auto e = explainer(options)) return *e;

@@ -39,6 +39,9 @@ class OptionReader {
   bool has(const std::string& option) const;
   std::string get(const std::string& option, const std::string& fallback) const;
   std::string require(const std::string& option) const;
+  // Throws UsageError where `option` was given but does not apply to this call: "`option` applies
+  // only <where>".
+  void only_where(const std::string& option, bool applies, const std::string& where) const;
 
  private:
   const ExplainOptions& options_;

@@ -36,8 +36,12 @@ std::optional<Explanation> explain_algorithm(const ExplainOptions& options) {
            std::string(model::info(*type).cpp) + " value, width=" + std::to_string(width) + ")";
   e.hex_digits = model::info(*type).bits / 4;
   e.value_text = [t = *type](uint64_t bits) { return model::format_value(t, bits); };
+  const std::string library = read.get("--library", "");
+  // Only CUB's ExclusiveScan takes an initial value (ExclusiveSum's is 0); the library models give no order.
+  read.only_where("--initial", library == "cub" && *algorithm == model::WarpAlgorithm::exclusive_scan,
+                  "to exclusive_scan --library cub");
+  read.only_where("--lane", library.empty(), "without --library: a library's model has no order of operations");
   if (read.has("--library")) {
-    const std::string library = read.get("--library", "");
     const auto library_call = model::library_call(library, *algorithm);
     if (!library_call) throw UsageError("--library: '" + library + "' has no " + options.op + "; known: cg cub cub_sum cub_no_initial");
     const auto initial = model::parse_value(*type, read.get("--initial", "0"));

@@ -34,6 +34,7 @@ std::optional<Explanation> explain_pattern(const ExplainOptions& options) {
   if (read.has("--flags") && model::flag_name(*pattern).empty()) throw UsageError(options.op + " takes no --flags");
   const model::PerLane<int32_t> flags =
       parse_lane_ints("--flags", read.get("--flags", "0"), bins ? 0 : INT_MIN, bins ? 31 : INT_MAX);
+  read.only_where("--values", !bins, "to the patterns of values: histogram's bins are its --flags");
   model::PerLane<uint64_t> values{};
   if (read.has("--values")) {
     values = parse_lane_values("--values", read.get("--values", ""), *type);

@@ -81,9 +81,9 @@ std::optional<Explanation> explain_softmax(const ExplainOptions& options) {
   const auto type = model::type_from_name(type_name);
   if (!type || !model::is_softmax_type(*type)) throw UsageError("--type: softmax takes f32 f16 bf16, not '" + type_name + "'");
   std::vector<uint64_t> bits;
-  for (std::string_view text : split_commas(read.require("--values"))) {
+  for (const std::string& text : split_commas(read.require("--values"))) {
     const auto v = model::parse_value(*type, text);
-    if (!v) throw UsageError("--values: '" + std::string(text) + "' is not a value of " + type_name);
+    if (!v) throw UsageError("--values: '" + text + "' is not a value of " + type_name);
     bits.push_back(*v);
   }
   const model::SoftmaxSpec spec{*variant, *exp, *type};

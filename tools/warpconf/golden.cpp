@@ -1,7 +1,6 @@
 #include "warpconf/golden.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -12,6 +11,7 @@
 #include "core/batch.hpp"
 #include "core/corpus.hpp"
 #include "core/device.hpp"
+#include "core/environment.hpp"
 #include "core/judge.hpp"
 #include "core/known_deviations.hpp"
 #include "core/records.hpp"
@@ -109,6 +109,14 @@ std::map<std::string, std::string> golden_files(const std::string& dir) {
   for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
     if (e.is_regular_file() && e.path().extension() == ".golden") files[e.path().stem().string()] = e.path().string();
   if (ec) throw UsageError("cannot read the folder " + dir + ": " + ec.message());
+  return files;
+}
+
+// The *.golden files of a folder the command was given: a folder that holds none is an input of
+// nothing (exit status 2), never a comparison that passes.
+std::map<std::string, std::string> named_golden_files(const std::string& dir) {
+  const std::map<std::string, std::string> files = golden_files(dir);
+  if (files.empty()) throw UsageError("no .golden file in " + dir + ": nothing to compare");
   return files;
 }
 
@@ -314,9 +322,11 @@ int accept(const GoldenOptions& o, std::ostream& out) {
 }
 
 int verify(const GoldenOptions& o, std::ostream& out) {
+  // A folder given that is mistyped or empty is bad input, GPU or not.
+  const std::map<std::string, std::string> named =
+      o.dirs.empty() ? std::map<std::string, std::string>{} : named_golden_files(o.dirs.front());
   if (!gpu::device().present && !gpu::device().error) {
-    const char* require = std::getenv("WARPCONF_REQUIRE_GPU");
-    if (require != nullptr && std::string(require) == "1")
+    if (environment::require_gpu())
       throw UsageError("WARPCONF_REQUIRE_GPU=1 and no GPU: " + gpu::device().reason);
     out << "warpconf golden verify: skipped: " << gpu::device().reason << "\n";
     return kNotRecorded;
@@ -324,7 +334,8 @@ int verify(const GoldenOptions& o, std::ostream& out) {
   const golden::Header now = device_header();
   const std::string architecture = architecture_of(now);
   const std::string dir = o.dirs.empty() ? golden_dir(architecture, now.code_path) : o.dirs.front();
-  const std::map<std::string, std::string> files = fs::is_directory(dir) ? golden_files(dir) : std::map<std::string, std::string>{};
+  const std::map<std::string, std::string> files =
+      !o.dirs.empty() ? named : fs::is_directory(dir) ? golden_files(dir) : std::map<std::string, std::string>{};
   if (files.empty()) {
     out << "warpconf golden verify: not recorded: no golden for " << architecture << " (" << now.code_path << ") in "
         << dir << "; nothing compared\n";
@@ -386,7 +397,7 @@ int check(const GoldenOptions& o, std::ostream& out) {
   Tally tally;
   for (const std::string& dir : dirs) {
     if (!fs::is_directory(dir)) throw UsageError("no such folder " + dir);
-    const std::map<std::string, std::string> files = golden_files(dir);
+    const std::map<std::string, std::string> files = o.dirs.empty() ? golden_files(dir) : named_golden_files(dir);
     for (const auto& [name, path] : files)
       if (find_family(golden::corpus(), name) == nullptr) throw UsageError(path + ": no family " + name + " in the corpus");
     for (const CorpusFamily& family : all) {
@@ -405,9 +416,13 @@ int check(const GoldenOptions& o, std::ostream& out) {
     }
   }
   out << tally.text("check") << "\n";
-  if (tally.cases == 0) {
+  if (tally.cases == 0 && o.dirs.empty()) {
     out << "warpconf golden check: not recorded: no golden file in " << dirs.size() << " folders; nothing compared\n";
     return kNotRecorded;
+  }
+  if (tally.cases == 0) {
+    out << "warpconf golden check: nothing compared: no family asked for is recorded in the folders given\n";
+    return 1;
   }
   return tally.failed ? 1 : 0;
 }
@@ -419,7 +434,7 @@ std::string header_line(const golden::Header& h) {
 
 int diff(const GoldenOptions& o, std::ostream& out) {
   if (o.dirs.size() != 2) throw UsageError("diff takes two recordings: warpconf golden diff A B");
-  const std::map<std::string, std::string> a_files = golden_files(o.dirs[0]), b_files = golden_files(o.dirs[1]);
+  const std::map<std::string, std::string> a_files = named_golden_files(o.dirs[0]), b_files = named_golden_files(o.dirs[1]);
   Tally tally;
   uint64_t fixed = 0, watched = 0;
   bool headers_shown = false;
@@ -455,6 +470,10 @@ int diff(const GoldenOptions& o, std::ostream& out) {
   }
   out << "warpconf golden diff: " << fixed << " differing outputs that the documents fix, " << watched
       << " differing undefined or float outputs\n";
+  if (tally.cases == 0) {
+    out << "warpconf golden diff: nothing compared: no family asked for is recorded in both folders\n";
+    return 1;
+  }
   return tally.failed ? 1 : 0;
 }
 
@@ -464,13 +483,13 @@ int with_one_line_errors(const std::string& command, std::ostream& err, const st
   try {
     return body();
   } catch (const UsageError& e) {
-    err << command << ": " << e.what() << "\n";
+    print_error(err, command, e.what());
   } catch (const golden::FormatError& e) {
-    err << command << ": " << e.what() << "\n";
+    print_error(err, command, e.what());
   } catch (const fs::filesystem_error& e) {
-    err << command << ": " << e.what() << "\n";
+    print_error(err, command, e.what());
   } catch (const gpu::CudaFailure& e) {
-    err << command << ": " << e.what() << "\n";
+    print_error(err, command, e.what());
     return 1;
   }
   return 2;
@@ -479,6 +498,9 @@ int with_one_line_errors(const std::string& command, std::ostream& err, const st
 int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
   return with_one_line_errors("warpconf golden " + o.command, err, [&] {
     selected(golden::corpus(), o.families);  // an unknown family is bad input before anything runs
+    for (const std::string& dir : o.dirs) require_utf8_path("the folder", dir);
+    require_utf8_path("--out", o.out);
+    require_utf8_path("--golden", o.golden);
     if (o.command == "record") return record(o, out);
     if (o.command == "accept") return accept(o, out);
     if (o.command == "verify") return verify(o, out);

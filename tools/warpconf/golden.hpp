@@ -33,9 +33,11 @@ std::string pending_root();
 // UsageError where there is no GPU.
 golden::Header device_header();
 
-// Runs one golden command. Exit status: 0 when every family passed (known deviations and behaviour
-// changes, without --strict, included), 1 on a finding, 2 on bad input (one line on `err`), 77 when
-// verify finds no golden for this architecture and code path (not recorded, never a pass).
+// Runs one golden command. Exit status (README.md, "Exit statuses"): 0 when every family passed (known
+// deviations and behaviour changes, without --strict, included); 1 on a finding, or when nothing was
+// compared (no family asked for is in the folders given); 2 on bad input (one line on `err`), a
+// folder given that holds no .golden file included; 77 when verify finds no golden for this
+// architecture and code path, or check, given no folder, finds none (not recorded, never a pass).
 int run_golden(const GoldenOptions&, std::ostream& out, std::ostream& err);
 
 // Runs a GPU command's body (`warpconf golden|perf <command>`): bad input (a usage, format or file

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -10,6 +9,7 @@
 #include <sstream>
 
 #include "core/device.hpp"
+#include "core/environment.hpp"
 #include "core/perf/records.hpp"
 #include "core/records.hpp"
 #include "warpconf/golden.hpp"
@@ -61,21 +61,11 @@ std::string change_text(PerfMetric metric, const perf::Summary& baseline, const 
   return perf::worsening_text(perf::worsening(metric, baseline, now));
 }
 
-// WARPCONF_PERF_STRICT=1 is --strict, so that the ctest test's command (`warpconf perf compare`)
-// fails on a performance change where `warpconf run --perf --strict` asks it to.
-bool strict_from_environment() {
-  const char* strict = std::getenv("WARPCONF_PERF_STRICT");
-  const std::string value = strict == nullptr ? "" : strict;
-  if (value != "" && value != "0" && value != "1") throw UsageError("WARPCONF_PERF_STRICT is '" + value + "': 1 or 0");
-  return value == "1";
-}
-
 // No GPU: a skip (77), or an error where WARPCONF_REQUIRE_GPU=1; nullopt where there is one.
 std::optional<int> without_gpu(const std::string& command, std::ostream& out) {
   const gpu::DeviceStatus& d = gpu::device();
   if (d.present) return std::nullopt;
-  const char* require = std::getenv("WARPCONF_REQUIRE_GPU");
-  if (d.error || (require != nullptr && std::string(require) == "1")) throw UsageError("needs a GPU: " + d.reason);
+  if (d.error || environment::require_gpu()) throw UsageError("needs a GPU: " + d.reason);
   out << "warpconf perf " << command << ": skipped: " << d.reason << "\n";
   return kNotRecorded;
 }
@@ -87,6 +77,14 @@ void write_atomically(const std::string& path, const std::string& text) {
     if (!os || !(os << text) || !os.flush()) throw UsageError("cannot write " + temporary);
   }
   fs::rename(temporary, path);
+}
+
+// A perf.txt a command was given or found: one without a figure is an input of nothing (exit status
+// 2), never a comparison that passes or a baseline to install.
+PerfFile read_figures(const std::string& path) {
+  PerfFile file = golden::read_perf_file(path);
+  if (file.figures.empty()) throw UsageError(path + ": no figure (figures: 0): nothing to compare");
+  return file;
 }
 
 bool any_wrong(const std::vector<perf::Figure>& figures) {
@@ -106,6 +104,10 @@ void write_pending(const PerfHeader& header, const std::vector<perf::Figure>& fi
   file.header = header;
   for (const perf::Figure& f : figures)
     if (f.status == perf::Status::measured) file.figures.push_back({f.id, f.metric, f.summary.median, f.summary.mad, f.summary.n, 0});
+  if (file.figures.empty()) {
+    out << "warpconf perf " << command << ": no pending perf.txt written: no figure was measured\n";
+    return;
+  }
   fs::create_directories(dir);
   const std::string path = dir + "/perf.txt";
   write_atomically(path, golden::write_perf(file));
@@ -130,7 +132,7 @@ int record(const PerfOptions& o, std::ostream& out, const Measure& measure) {
 // Every figure of B against A's, one measurement each: "worse" and "better" by the rule, unconfirmed.
 struct FileDiff {
   std::vector<std::string> lines;
-  int worse = 0, better = 0, only_a = 0, only_b = 0;
+  int compared = 0, worse = 0, better = 0, only_a = 0, only_b = 0;
 };
 
 FileDiff diff_files(const PerfFile& a, const PerfFile& b) {
@@ -149,6 +151,7 @@ FileDiff diff_files(const PerfFile& a, const PerfFile& b) {
     }
     const perf::Summary sa = summary_of(*it->second), sb = summary_of(f);
     const perf::Shift s = perf::shift(f.metric, sa, sb);
+    ++d.compared;
     d.worse += s == perf::Shift::worse;
     d.better += s == perf::Shift::better;
     d.lines.push_back(name + ": " + summary_text(sa) + " -> " + summary_text(sb) + ", " + change_text(f.metric, sa, sb) +
@@ -178,7 +181,7 @@ int accept(const PerfOptions& o, std::ostream& out) {
                        ": name the one to accept");
     pending = found.front();
   }
-  const PerfFile file = golden::read_perf_file(pending);
+  const PerfFile file = read_figures(pending);
   const std::string dir =
       o.golden.empty() ? golden_dir(architecture_of(file.header.compute_capability), file.header.code_path) : o.golden;
   const std::string target = dir + "/perf.txt";
@@ -204,7 +207,7 @@ int accept(const PerfOptions& o, std::ostream& out) {
 
 int diff(const PerfOptions& o, std::ostream& out) {
   if (o.files.size() != 2) throw UsageError("diff takes two files: warpconf perf diff A B");
-  const PerfFile a = golden::read_perf_file(o.files[0]), b = golden::read_perf_file(o.files[1]);
+  const PerfFile a = read_figures(o.files[0]), b = read_figures(o.files[1]);
   out << "A: " << o.files[0] << ": " << header_text(a.header) << "\nB: " << o.files[1] << ": " << header_text(b.header) << "\n";
   const FileDiff d = diff_files(a, b);
   for (const std::string& line : d.lines) out << line << "\n";
@@ -216,17 +219,21 @@ int diff(const PerfOptions& o, std::ostream& out) {
   out << "warpconf perf diff: " << d.worse << " figures worse and " << d.better << " better by the rule (10 % and 3 "
       << "x MAD; one measurement each: `warpconf perf compare` measures again before it calls a change); " << d.only_a
       << " only in A, " << d.only_b << " only in B\n";
+  if (d.compared == 0) {
+    out << "warpconf perf diff: nothing compared: A and B share no figure\n";
+    return 1;
+  }
   return o.strict && d.worse > 0 ? 1 : 0;
 }
 
 int compare(const PerfOptions& o, std::ostream& out, const Measure& measure) {
   std::optional<PerfFile> named;
-  if (!o.files.empty()) named = golden::read_perf_file(o.files.front());  // bad input before anything runs
+  if (!o.files.empty()) named = read_figures(o.files.front());  // bad input before anything runs
   if (const std::optional<int> status = without_gpu("compare", out)) return *status;
   const PerfHeader now = header_now();
   const std::string path =
       o.files.empty() ? golden_dir(architecture_of(now.compute_capability), now.code_path) + "/perf.txt" : o.files.front();
-  if (!named && fs::exists(path)) named = golden::read_perf_file(path);
+  if (!named && fs::exists(path)) named = read_figures(path);
   return compare_with_baseline(named, path, now, o, measure, out);
 }
 
@@ -351,9 +358,13 @@ int compare_with_baseline(const std::optional<PerfFile>& recorded, const std::st
 
 int run_perf(const PerfOptions& o, std::ostream& out, std::ostream& err, const Measure& measure) {
   return with_one_line_errors("warpconf perf " + o.command, err, [&] {
-    if (o.repetitions < 1) throw UsageError("--repetitions must be at least 1");
+    if (o.repetitions < 1 || static_cast<uint64_t>(o.repetitions) > golden::max_perf_repetitions)
+      throw UsageError("--repetitions must be from 1 to " + std::to_string(golden::max_perf_repetitions));
+    for (const std::string& file : o.files) require_utf8_path("the file", file);
+    require_utf8_path("--out", o.out);
+    require_utf8_path("--golden", o.golden);
     PerfOptions options = o;
-    options.strict = o.strict || strict_from_environment();
+    options.strict = o.strict || environment::perf_strict();
     if (o.command == "record") return record(options, out, measure);
     if (o.command == "accept") return accept(options, out);
     if (o.command == "compare") return compare(options, out, measure);

@@ -44,10 +44,12 @@ std::string compared_text(const Compared&);
 // What measures: perf::measure on the GPU; tests pass a stand-in.
 using Measure = std::function<std::vector<perf::Figure>(const perf::Options&)>;
 
-// Runs one perf command. Exit status: 0; 1 when a kernel's result disagreed with the model, a
-// CUDA error, or with --strict (or WARPCONF_PERF_STRICT=1) a performance change; 2 on bad input (one
-// line on `err`); 77 when compare finds no baseline of this architecture and code path (or no GPU),
-// or diff two files of different ones (not recorded, never a pass).
+// Runs one perf command. Exit status (README.md, "Exit statuses"): 0; 1 when a kernel's result
+// disagreed with the model, a CUDA error, with --strict (or WARPCONF_PERF_STRICT=1) a performance
+// change, or when diff compared nothing (A and B share no figure); 2 on bad input (one line on
+// `err`), a perf.txt given or found that holds no figure included; 77 when compare finds no baseline
+// of this architecture and code path (or no GPU), or diff two files of different ones (not
+// recorded, never a pass).
 int run_perf(const PerfOptions&, std::ostream& out, std::ostream& err, const Measure& measure = perf::measure);
 
 // compare's work once the baseline (nullopt: there is none at `baseline_path`) is read and the GPU's

@@ -1,8 +1,8 @@
 #include "warpconf/probe.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/device.hpp"
+#include "core/environment.hpp"
 #include "core/known_deviations.hpp"
 #include "core/records.hpp"
 #include "formats/golden.hpp"
@@ -20,6 +21,10 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr int kSkipped = 77;
+// A day per child, and more probes per child than there are: larger values are typing errors (or a
+// negative --batch that wrapped round).
+constexpr double kMostTimeout = 86400;
+constexpr size_t kMostBatch = 100000;
 
 // What the fingerprint child tells the parent: the device and code path, without the parent touching CUDA.
 struct Fingerprint {
@@ -57,8 +62,7 @@ std::optional<Fingerprint> fingerprint(const ProbeOptions& o, std::ostream& out,
   const isolation::Report& r = run.reports.front();
   if (r.kind == isolation::Report::Kind::not_supported) {
     const bool error = r.text.rfind("error: ", 0) == 0;
-    const char* require = std::getenv("WARPCONF_REQUIRE_GPU");
-    const bool required = require != nullptr && std::string(require) == "1";
+    const bool required = environment::require_gpu();
     out << "warpconf probe: " << (error || required ? "no usable GPU: " : "skipped: ") << r.text << "\n";
     status = error || required ? 1 : kSkipped;
     return std::nullopt;
@@ -72,8 +76,17 @@ std::optional<Fingerprint> fingerprint(const ProbeOptions& o, std::ostream& out,
   std::string digits = f[1];
   digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
   fp.architecture = "sm_" + digits + (f[5] == "sass" ? "" : "-" + f[5]);
-  fp.code_capability = std::stoi(f[6]);
+  const auto [end, bad] = std::from_chars(f[6].data(), f[6].data() + f[6].size(), fp.code_capability);
+  if (bad != std::errc() || end != f[6].data() + f[6].size())
+    throw std::runtime_error("the device child's fingerprint is malformed: " + r.text);
   return fp;
+}
+
+// A recording to verify against: one without a probe is an input of nothing (exit status 2).
+golden::ContractsFile read_probes(const std::string& path) {
+  golden::ContractsFile file = golden::read_contracts_file(path);
+  if (file.probes.empty()) throw UsageError(path + ": no probe (probes: 0): nothing to compare");
+  return file;
 }
 
 std::string hex_text(uint32_t mask) {
@@ -187,8 +200,12 @@ std::vector<std::string> contract_changes(const golden::ContractsFile& recorded,
 
 int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& err) {
   try {
-    if (!(o.timeout_s > 0)) throw UsageError("--timeout must be positive");
-    if (o.batch == 0) throw UsageError("--batch must be at least 1");
+    if (!(o.timeout_s > 0 && o.timeout_s <= kMostTimeout))
+      throw UsageError("--timeout must be above 0 and at most " + std::to_string(static_cast<int>(kMostTimeout)) + " s");
+    if (o.batch == 0 || o.batch > kMostBatch)
+      throw UsageError("--batch must be from 1 to " + std::to_string(kMostBatch));
+    require_utf8_path("--out", o.out);
+    if (o.verify) require_utf8_path("--verify", *o.verify);
     std::vector<gpu::ProbeCase> cases;
     std::set<std::string> families;
     for (const gpu::ProbeCase& c : gpu::probe_cases()) families.insert(std::string(gpu::family(c.op)));
@@ -198,7 +215,7 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
       if (o.families.empty() || std::count(o.families.begin(), o.families.end(), std::string(gpu::family(c.op))) > 0)
         cases.push_back(c);
     std::optional<golden::ContractsFile> recorded;
-    if (o.verify && !o.verify->empty()) recorded = golden::read_contracts_file(*o.verify);  // bad input before any run
+    if (o.verify && !o.verify->empty()) recorded = read_probes(*o.verify);  // bad input before any run
 
     int status = 0;
     const std::optional<Fingerprint> fp = fingerprint(o, out, status);
@@ -210,7 +227,7 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
         out << "warpconf probe --verify: not recorded: no " << verify_path << "; nothing compared\n";
         return kSkipped;
       }
-      recorded = golden::read_contracts_file(verify_path);
+      recorded = read_probes(verify_path);
     }
     if (recorded && (recorded->header.compute_capability != fp->header.compute_capability ||
                      recorded->header.code_path != fp->header.code_path)) {
@@ -277,19 +294,26 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
     for (const auto& [outcome, n] : outcomes) out << " " << outcome << " " << n << ";";
     out << " written to " << path << "\n";
     if (!recorded) return 0;
+    if (std::none_of(lines.begin(), lines.end(), [&recorded](const golden::ContractLine& l) {
+          return std::any_of(recorded->probes.begin(), recorded->probes.end(),
+                             [&l](const golden::ContractLine& r) { return r.id == l.id; });
+        })) {
+      out << "warpconf probe --verify " << verify_path << ": nothing compared: it records none of the probes run\n";
+      return 1;
+    }
     const std::vector<std::string> changes = contract_changes(*recorded, lines);
     for (const std::string& c : changes) out << "behaviour change: " << c << "\n";
     out << "warpconf probe --verify " << verify_path << ": " << changes.size() << " behaviour changes"
         << (changes.empty() || !o.strict ? "" : " (--strict: a failure)") << "\n";
     return o.strict && !changes.empty() ? 1 : 0;
   } catch (const UsageError& e) {
-    err << "warpconf probe: " << e.what() << "\n";
+    print_error(err, "warpconf probe", e.what());
     return 2;
   } catch (const golden::FormatError& e) {
-    err << "warpconf probe: " << e.what() << "\n";
+    print_error(err, "warpconf probe", e.what());
     return 2;
   } catch (const std::logic_error& e) {  // the runner refused to fork from a CUDA process
-    err << "warpconf probe: " << e.what() << "\n";
+    print_error(err, "warpconf probe", e.what());
     return 1;
   }
 }

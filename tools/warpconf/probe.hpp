@@ -33,8 +33,10 @@ bool is_trap(int cuda_error);
 // "<id>: was <behaviour>, now <behaviour>", or "<id>: not recorded, now <behaviour>".
 std::vector<std::string> contract_changes(const golden::ContractsFile& recorded, const std::vector<golden::ContractLine>& now);
 
-// Exit status: 0; 1 when the runner or the device failed, or with --strict a behaviour change;
-// 2 on bad input; 77 without a GPU, or with --verify and no recording for this architecture.
+// Exit status (README.md, "Exit statuses"): 0; 1 when the runner or the device failed, with
+// --strict a behaviour change, or when --verify compared nothing (the recording holds none of the
+// probes run); 2 on bad input, a recording with no probe included; 77 without a GPU, or with
+// --verify and no recording for this architecture.
 int run_probe_command(const ProbeOptions&, std::ostream& out, std::ostream& err);
 
 }  // namespace wc::cli

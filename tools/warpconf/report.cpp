@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
+#include "formats/text.hpp"
 #include "warpconf/numbers.hpp"
 
 namespace wc::cli {
@@ -21,15 +23,17 @@ nlohmann::json sums_json(const FamilySums& s) {
           {"known_deviation_lanes", s.deviation_lanes}};
 }
 
-FamilySums sums_from(const nlohmann::json& j) {
+FamilySums sums_from(const JsonObject& j) {
   FamilySums s;
-  s.records = j.at("checks").get<uint64_t>();
-  s.cases = j.at("cases").get<uint64_t>();
-  s.random_cases = j.at("random_cases").get<uint64_t>();
-  s.lanes = j.at("lanes").get<std::map<std::string, uint64_t>>();
-  s.mismatches = j.at("mismatches").get<std::map<std::string, uint64_t>>();
-  s.verdicts = j.at("verdicts").get<std::map<std::string, uint64_t>>();
-  s.deviation_lanes = j.at("known_deviation_lanes").get<std::map<std::string, uint64_t>>();
+  s.records = j.count("checks");
+  s.cases = j.count("cases");
+  s.random_cases = j.count("random_cases");
+  s.lanes = j.counts("lanes");
+  s.mismatches = j.counts("mismatches");
+  s.verdicts = j.counts("verdicts");
+  s.deviation_lanes = j.counts("known_deviation_lanes");
+  for (const auto& [verdict, n] : s.verdicts)
+    if (!is_verdict(verdict)) throw UsageError(j.path_of("verdicts") + ": unknown verdict " + golden::text::quote(verdict));
   return s;
 }
 
@@ -42,21 +46,92 @@ nlohmann::json cell_json(const Cell& c) {
   return j;
 }
 
-Cell cell_from(const nlohmann::json& j) {
+Cell cell_from(const JsonObject& j) {
   Cell c;
-  c.device = j.at("device").get<std::string>();
-  c.family = j.at("family").get<std::string>();
-  c.intrinsic = j.at("intrinsic").get<std::string>();
-  c.type = j.at("type").get<std::string>();
-  c.scenes = j.at("scenes").get<std::string>();
+  c.device = j.text("device");
+  c.family = j.text("family");
+  c.intrinsic = j.text("intrinsic");
+  c.type = j.text("type");
+  c.scenes = j.text("scenes");
   c.sums = sums_from(j);
-  c.random_checks = j.at("random_checks").get<uint64_t>();
-  c.seeds = j.at("seeds").get<std::vector<std::string>>();
+  c.random_checks = j.count("random_checks");
+  c.seeds = j.texts("seeds");
+  j.expect("first", Shape::object, true);
   c.first = j.at("first");
-  c.replay = j.at("replay").get<std::string>();
-  c.reason = j.at("reason").get<std::string>();
-  for (const auto& [verdict, n] : c.sums.verdicts) verdict_rank(verdict);
+  c.replay = j.text("replay");
+  c.reason = j.text("reason");
   return c;
+}
+
+RunInfo run_from(const JsonObject& j) {
+  RunInfo r;
+  r.warpconf = j.text("warpconf");
+  r.command = j.text_of("command", {"run", "report", "merge"});
+  r.argv = j.texts("argv");
+  r.budget = j.text("budget");
+  r.variant = j.text("variant");
+  r.status = j.text_of("status", {"running", "finished", "aborted"});
+  r.start = j.text("start");
+  r.end = j.text("end");
+  r.seconds = j.number("seconds", 0, kMostSeconds);
+  for (const JsonObject& round : j.objects("rounds"))
+    r.rounds.push_back({static_cast<int>(round.integer("round", 0, std::numeric_limits<int>::max())), round.text("seed"),
+                        round.text("summary")});
+  for (const JsonObject& source : j.objects("sources")) {
+    source.text("path");
+    source.object("run");
+  }
+  r.sources = j.at("sources");
+  return r;
+}
+
+Fingerprint fingerprint_from(const JsonObject& j) {
+  constexpr int64_t most = std::numeric_limits<int>::max();
+  Fingerprint f;
+  f.id = j.text("id");
+  f.name = j.text("name");
+  f.uuid = j.text("uuid");
+  f.ordinal = static_cast<int>(j.integer("ordinal", -1, most));
+  f.compute_capability = j.text("compute_capability");
+  f.multiprocessors = static_cast<int>(j.integer("multiprocessors", 0, most));
+  f.driver = j.text("driver");
+  f.driver_release = j.text("driver_release");
+  f.runtime = j.text("runtime");
+  f.nvcc = j.text("nvcc");
+  f.architectures = j.text("architectures");
+  f.code_path = j.text("code_path");
+  f.ptx_version = static_cast<int>(j.integer("ptx_version", 0, most));
+  f.binary_version = static_cast<int>(j.integer("binary_version", 0, most));
+  f.variant = j.text("variant");
+  return f;
+}
+
+Deviation deviation_from(const JsonObject& j) {
+  return {j.text("device"), j.text("id"), j.text("documented"), j.text("observed"), j.text("evidence"),
+          j.count("lanes"), j.count("checks")};
+}
+
+BehaviourChange behaviour_change_from(const JsonObject& j) {
+  return {j.text("device"), j.text("source"), j.text("family"), j.text("what"), j.text("detail"), j.text("was"),
+          j.text("file"), j.count("lanes")};
+}
+
+Contract contract_from(const JsonObject& j) {
+  return {j.text("device"),   j.text("id"),      j.text("probe_family"), j.text("intrinsic"), j.text("scenario"),
+          j.text("mask"),     j.text("outcome"), j.text("detail"),       j.text("golden"),    j.text("was")};
+}
+
+TestResult test_from(const JsonObject& j) {
+  TestResult t;
+  t.name = j.text("name");
+  t.status = j.text_of("status", {"passed", "failed", "timeout", "not-run", "skipped", "disabled"});
+  t.ctest = j.text("ctest");
+  t.seconds = j.number("seconds", 0, kMostSeconds);
+  t.round = static_cast<int>(j.integer("round", 0, std::numeric_limits<int>::max()));
+  t.skip = j.text_of("skip", {"", "not-supported", "not-recorded", "unexplained"});
+  t.reason = j.text("reason");
+  t.source = j.text("source");
+  return t;
 }
 
 void add_seed(Cell& c, const std::string& seed) {
@@ -66,7 +141,7 @@ void add_seed(Cell& c, const std::string& seed) {
 
 void merge_cell(Cell& into, const Cell& from) {
   into.sums.add(from.sums);
-  into.random_checks += from.random_checks;
+  add_count(into.random_checks, from.random_checks);
   for (const std::string& seed : from.seeds) add_seed(into, seed);
   if (into.first.is_null()) {
     into.first = from.first;
@@ -76,8 +151,8 @@ void merge_cell(Cell& into, const Cell& from) {
 }
 
 void merge_deviation(Deviation& into, const Deviation& from) {
-  into.lanes += from.lanes;
-  into.checks += from.checks;
+  add_count(into.lanes, from.lanes);
+  add_count(into.checks, from.checks);
 }
 
 int integer(const nlohmann::json& object, const char* key, int otherwise) {
@@ -135,21 +210,40 @@ nlohmann::json run_json(const Report& r) {
   const TestCounts counts = count_tests(r.tests);
   run["tests"] = counts.status;
   run["skipped"] = counts.skipped;
+  const RunStop& stop = r.run.stop;
+  run["stop"] = stop.cause.empty() ? nlohmann::json(nullptr)
+                                   : nlohmann::json{{"cause", stop.cause},
+                                                    {"signal", stop.signal > 0 ? nlohmann::json(stop.signal) : nullptr},
+                                                    {"detail", stop.detail}};
   return run;
+}
+
+constexpr int64_t kLastSignal = 64;  // Linux's SIGRTMAX
+
+// run.stop: null, or {cause, signal, detail}; absent in reports written before it, which read as null.
+RunStop stop_from(const nlohmann::json& run) {
+  const nlohmann::json stop = run.value("stop", nlohmann::json());
+  if (stop.is_null()) return {};
+  const auto field = [&stop](const char* key) { return stop.value(key, nlohmann::json()); };
+  const nlohmann::json signal = stop.is_object() ? field("signal") : nlohmann::json();
+  const bool signal_ok = signal.is_null() || (signal.is_number_integer() && signal.get<int64_t>() > 0 &&
+                                               signal.get<int64_t>() <= kLastSignal);
+  if (!stop.is_object() || !field("cause").is_string() || !field("detail").is_string() || !signal_ok)
+    throw UsageError("run.stop is neither null nor {cause, signal, detail}");
+  return {field("cause").get<std::string>(), signal.is_null() ? 0 : signal.get<int>(),
+          field("detail").get<std::string>()};
 }
 
 }  // namespace
 
-std::string field_text(const nlohmann::json& object, const char* key) {
-  const auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return "";
-  return it->is_string() ? it->get<std::string>() : it->dump();
+bool is_verdict(std::string_view verdict) {
+  return std::find(std::begin(kVerdictOrder), std::end(kVerdictOrder), verdict) != std::end(kVerdictOrder);
 }
 
 int verdict_rank(std::string_view verdict) {
   for (size_t i = 0; i < std::size(kVerdictOrder); ++i)
     if (verdict == kVerdictOrder[i]) return static_cast<int>(i);
-  throw UsageError("unknown verdict '" + std::string(verdict) + "'");
+  throw UsageError("unknown verdict " + golden::text::quote(verdict));
 }
 
 bool is_failure(std::string_view v) {
@@ -328,6 +422,12 @@ std::string aborted_text(const Report& r) {
   return t;
 }
 
+std::string stop_text(const RunStop& stop) {
+  if (stop.cause.empty()) return "";
+  return stop.cause + (stop.signal > 0 ? " " + std::to_string(stop.signal) : "") +
+         (stop.detail.empty() ? "" : ": " + stop.detail);
+}
+
 std::string device_label(const Report& r, const std::string& id) {
   const auto it = r.devices.find(id);
   if (it == r.devices.end() || it->second.uuid.empty()) return id;
@@ -386,34 +486,44 @@ nlohmann::json to_json(const Report& r) {
 }
 
 Report report_from_json(const nlohmann::json& j, const std::string& name) {
-  if (!j.is_object()) throw UsageError(name + ": not a JSON object");
-  const std::string schema = j.value("schema", std::string());
-  if (schema != kReportSchema)
-    throw UsageError(name + ": schema '" + schema + "', this warpconf reads " + kReportSchema);
   Report r;
   try {
-    r.run = j.at("run").get<RunInfo>();
-    for (const Fingerprint& f : j.at("devices").get<std::vector<Fingerprint>>()) r.devices.emplace(f.id, f);
-    for (const nlohmann::json& c : j.at("cells")) {
+    const JsonObject report(j, "");
+    const std::string schema = report.text("schema");
+    if (schema != kReportSchema)
+      throw UsageError("schema " + golden::text::quote(schema) + ", this warpconf reads " + kReportSchema);
+    r.run = run_from(report.object("run"));
+    r.run.stop = stop_from(report.at("run"));
+    for (const JsonObject& d : report.objects("devices")) {
+      const Fingerprint f = fingerprint_from(d);
+      r.devices.emplace(f.id, f);
+    }
+    for (const JsonObject& c : report.objects("cells")) {
       const Cell cell = cell_from(c);
       r.cells.emplace(std::make_tuple(cell.device, cell.family, cell.intrinsic, cell.type, cell.scenes), cell);
     }
-    for (const Deviation& d : j.at("known_deviations").get<std::vector<Deviation>>())
-      r.deviations.emplace(std::make_pair(d.device, d.id), d);
-    r.behaviour_changes = j.at("behaviour_changes").get<std::vector<BehaviourChange>>();
-    r.contracts = j.at("contracts").get<std::vector<Contract>>();
+    for (const JsonObject& d : report.objects("known_deviations")) {
+      const Deviation deviation = deviation_from(d);
+      r.deviations.emplace(std::make_pair(deviation.device, deviation.id), deviation);
+    }
+    for (const JsonObject& c : report.objects("behaviour_changes")) r.behaviour_changes.push_back(behaviour_change_from(c));
+    for (const JsonObject& c : report.objects("contracts")) r.contracts.push_back(contract_from(c));
     // A report written before reports held perf figures has none.
-    for (const nlohmann::json& f : j.value("perf", nlohmann::json::array())) r.perf.push_back(perf_figure_from(f));
-    r.totals = sums_from(j.at("totals"));
-    r.planted = sums_from(j.at("planted"));
-    r.tests = j.at("tests").get<std::vector<TestResult>>();
-    r.aborted = j.at("aborted");
-    if (!r.aborted.is_null() && !(r.aborted.is_object() && r.aborted.value("reason", nlohmann::json()).is_string()))
-      throw UsageError("aborted is neither null nor {reason, ...}");
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError(name + ": malformed report: " + e.what());
+    if (report.has("perf"))
+      for (const JsonObject& f : report.objects("perf")) r.perf.push_back(perf_figure_from(f));
+    r.totals = sums_from(report.object("totals"));
+    r.planted = sums_from(report.object("planted"));
+    for (const JsonObject& t : report.objects("tests")) r.tests.push_back(test_from(t));
+    report.expect("aborted", Shape::object, true);
+    r.aborted = report.at("aborted");
+    if (!r.aborted.is_null()) {
+      const JsonObject aborted = report.object("aborted");
+      aborted.text("reason");
+      aborted.expect("last_test", Shape::text, true);
+      aborted.expect("in_flight", Shape::list);
+    }
   } catch (const UsageError& e) {
-    throw UsageError(name + ": malformed report: " + e.what());
+    throw UsageError(name + ": " + e.what());
   }
   return r;
 }

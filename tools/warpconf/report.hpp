@@ -13,12 +13,17 @@
 #include <tuple>
 #include <vector>
 
+#include "warpconf/json_fields.hpp"
 #include "warpconf/report_perf.hpp"
 #include "warpconf/results.hpp"
 
 namespace wc::cli {
 
 inline constexpr const char* kReportSchema = "warpconf.report/1";
+
+// The most seconds a test or a run may have taken (31,700 years): more is no duration, and a sum of
+// such stays finite.
+inline constexpr double kMostSeconds = 1e12;
 
 // Verdicts from worst to best: a cell's verdict is the worst of its checks'. Planted bugs that were
 // caught rank with a pass, `not-recorded` (nothing compared, never a pass) just above it; a
@@ -31,6 +36,8 @@ inline constexpr const char* kVerdictRule =
     "A cell's verdict is the worst of its checks': error > conformance-failure > nothing-compared > planted-missed > "
     "behaviour-change > performance-change > known-deviation > not-recorded > planted-caught > pass > not-supported";
 
+// Whether `verdict` is one of kVerdictOrder.
+bool is_verdict(std::string_view verdict);
 // Position in kVerdictOrder; throws UsageError for a verdict this build does not know.
 int verdict_rank(std::string_view verdict);
 
@@ -97,6 +104,13 @@ struct Round {
   std::string summary;  // ctest's "N% tests passed, ..." line
 };
 
+// Why `warpconf run` stopped; no cause in reports of `warpconf report` and `warpconf merge`.
+struct RunStop {
+  std::string cause;   // finished, running (a report written during the run), signal, ctest or error
+  int signal = 0;      // signal: the one warpconf received; ctest: the one that killed ctest; else 0
+  std::string detail;  // in words, as aborted.reason; "" for finished
+};
+
 struct RunInfo {
   std::string warpconf;  // git describe of the warpconf sources at configure time
   std::string command;   // run, report or merge
@@ -108,6 +122,7 @@ struct RunInfo {
   double seconds = 0;
   std::vector<Round> rounds;
   nlohmann::json sources = nlohmann::json::array();  // merged reports: [{path, run}]
+  RunStop stop;  // report.json's run.stop: written and read apart, as reports before it lack it
 };
 
 // report.json spells these as their members.
@@ -169,11 +184,10 @@ uint64_t perf_count(const Report&, const std::string& verdict);
 // 1234567 -> "1,234,567"
 std::string grouped(uint64_t);
 
-// A field as text: a string as it is, a number or an object as JSON, "" when absent or null.
-std::string field_text(const nlohmann::json& object, const char* key);
-
 // What the writers share: why the run did not finish, "" when it did;
 std::string aborted_text(const Report&);
+// why `warpconf run` stopped, "signal 15: interrupted by SIGTERM", "" for other commands;
+std::string stop_text(const RunStop&);
 // a device's short name, "NVIDIA H100 80GB HBM3 (GPU-5e3a9c1d, sass)";
 std::string device_label(const Report&, const std::string& device_id);
 // the cells with a counterexample, worst verdict first, those of planted bugs that were caught left out;

@@ -156,6 +156,7 @@ void header(const Report& r, std::ostream& os) {
      << "</code> &middot; budget " << esc(r.run.budget.empty() ? "unknown" : r.run.budget) << " &middot; variant "
      << esc(r.run.variant.empty() ? "mixed" : r.run.variant) << " &middot; " << esc(r.run.start) << " to "
      << esc(r.run.end) << " (" << seconds << ")";
+  if (!r.run.stop.cause.empty()) os << " &middot; stopped: " << esc(stop_text(r.run.stop));
   for (const Round& round : r.run.rounds)
     os << "<br>ctest" << (r.run.rounds.size() > 1 ? " round " + std::to_string(round.round) : "")
        << esc(round.seed.empty() ? "" : " (WARPCONF_SEED=" + round.seed + ")") << ": "

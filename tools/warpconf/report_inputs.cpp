@@ -1,12 +1,14 @@
 #include "warpconf/report_inputs.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
+#include "formats/text.hpp"
 #include "warpconf/numbers.hpp"
 
 namespace wc::cli {
@@ -14,11 +16,104 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::regex kFinished(R"(^\s*(\d+)/(\d+) Test +#(\d+): (.*?) \.+(?:   |\*\*\*)(.*?) +([0-9.]+) sec\s*$)");
-const std::regex kCutAfterDots(R"(^\s*\d+/\d+ Test +#\d+: .* \.+\s*$)");
-const std::regex kStarted(R"(^\s*Start +\d+: (.*?)\s*$)");
+// One line of ctest's output, read from the front: what its progress lines are made of.
+class Cursor {
+ public:
+  explicit Cursor(std::string_view text) : text_(text) {}
+  std::string_view rest() const { return text_; }
+  void skip_spaces() {
+    while (!text_.empty() && std::isspace(static_cast<unsigned char>(text_.front()))) text_.remove_prefix(1);
+  }
+  bool literal(std::string_view word) {
+    if (text_.substr(0, word.size()) != word) return false;
+    text_.remove_prefix(word.size());
+    return true;
+  }
+  // One or more of `c`.
+  bool some(char c) {
+    const size_t n = std::min(text_.find_first_not_of(c), text_.size());
+    text_.remove_prefix(n);
+    return n > 0;
+  }
+  // One or more decimal digits; "" where there is none.
+  std::string_view digits() {
+    const size_t n = std::min(text_.find_first_not_of("0123456789"), text_.size());
+    const std::string_view d = text_.substr(0, n);
+    text_.remove_prefix(n);
+    return d;
+  }
+
+ private:
+  std::string_view text_;
+};
+
+std::string_view trim_end(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  return text;
+}
+
+// "  3/140 Test  #12: ": the test count M of "N/M" and what follows the colon; nothing for another line.
+std::optional<std::pair<std::string_view, std::string_view>> test_line(std::string_view line) {
+  Cursor c(line);
+  c.skip_spaces();
+  if (c.digits().empty() || !c.literal("/")) return std::nullopt;
+  const std::string_view total = c.digits();
+  if (total.empty() || !c.literal(" Test") || !c.some(' ') || !c.literal("#") || c.digits().empty() || !c.literal(": "))
+    return std::nullopt;
+  return std::make_pair(total, trim_end(c.rest()));
+}
+
+// A test ctest finished: "name ....   Passed    1.02 sec", "name ...***Failed  0.03 sec".
+struct Finished {
+  std::string_view total, name, ctest, seconds;
+};
+
+std::optional<Finished> finished_line(std::string_view line) {
+  const auto head = test_line(line);
+  if (!head) return std::nullopt;
+  std::string_view body = head->second;
+  if (body.size() < 4 || body.substr(body.size() - 4) != " sec") return std::nullopt;
+  body.remove_suffix(4);
+  const size_t number = body.find_last_not_of("0123456789.") + 1;  // npos + 1 is 0
+  const std::string_view seconds = body.substr(number);
+  body = body.substr(0, number);
+  if (seconds.empty() || body.empty() || body.back() != ' ') return std::nullopt;
+  // The name ends at the first run of dots that the status marker, three spaces or ***, follows.
+  for (size_t at = body.find(" ."); at != std::string_view::npos; at = body.find(" .", at + 1)) {
+    const size_t dots_end = std::min(body.find_first_not_of('.', at + 1), body.size());
+    const std::string_view marker = body.substr(dots_end, 3), status = body.substr(std::min(dots_end + 3, body.size()));
+    if ((marker == "   " || marker == "***") && !status.empty())
+      return Finished{head->first, body.substr(0, at), trim_end(status), seconds};
+  }
+  return std::nullopt;
+}
+
+// ctest.log breaks some lines after the dots: "9/9 Test #13: probe.verify ..........".
+bool cut_after_dots(std::string_view line) {
+  const auto head = test_line(line);
+  if (!head) return false;
+  const std::string_view body = head->second;
+  const size_t before_dots = body.find_last_not_of('.');
+  return before_dots != std::string_view::npos && before_dots + 1 < body.size() && body[before_dots] == ' ';
+}
+
+// "    Start 12: name": the name.
+std::optional<std::string_view> started_line(std::string_view line) {
+  Cursor c(line);
+  c.skip_spaces();
+  if (!c.literal("Start") || !c.some(' ') || c.digits().empty() || !c.literal(": ")) return std::nullopt;
+  return trim_end(c.rest());
+}
+
 // ctest 3.x: "100% tests passed, 0 tests failed out of 60"; ctest 4.x: "100% tests passed out of 60".
-const std::regex kSummary(R"(^(\d+% tests passed(?:, | out of ).*|No tests were found!!!)\s*$)");
+std::optional<std::string_view> ctest_summary(std::string_view line) {
+  const std::string_view text = trim_end(line);
+  if (text == "No tests were found!!!") return text;
+  Cursor c(text);
+  if (c.digits().empty() || !c.literal("% tests passed")) return std::nullopt;
+  if (!c.literal(", ") && !c.literal(" out of ")) return std::nullopt;
+  return text;
+}
 
 // ctest's words for how a test ended, as a status.
 std::string status_of(const std::string& ctest) {
@@ -88,21 +183,31 @@ std::string failure_reason(std::string_view output) {
 
 // "2026-11-21T09:30:00Z" as seconds since the epoch; nothing for anything else.
 std::optional<std::time_t> epoch_of(const std::string& iso) {
+  if (!golden::text::recorded_error(iso).empty()) return std::nullopt;
+  const auto number = [&iso](size_t at, size_t digits) {
+    int n = 0;
+    for (size_t i = at; i < at + digits; ++i) n = n * 10 + (iso[i] - '0');
+    return n;
+  };
   std::tm tm{};
-  if (sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-             &tm.tm_sec) != 6)
-    return std::nullopt;
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
+  tm.tm_year = number(0, 4) - 1900;
+  tm.tm_mon = number(5, 2) - 1;
+  tm.tm_mday = number(8, 2);
+  tm.tm_hour = number(11, 2);
+  tm.tm_min = number(14, 2);
+  tm.tm_sec = number(17, 2);
   return timegm(&tm);
 }
 
-// A report.json, or the one in a report directory.
-Report read_report(const std::string& path) {
-  const fs::path file = fs::is_directory(path) ? fs::path(path) / "report.json" : fs::path(path);
-  const nlohmann::json j = nlohmann::json::parse(read_file(file.string()), nullptr, false);
+// The report.json a merge is given: the file, or the one in a report folder.
+fs::path report_file(const std::string& path) {
+  return fs::is_directory(path) ? fs::path(path) / "report.json" : fs::path(path);
+}
+
+nlohmann::json report_json(const fs::path& file) {
+  nlohmann::json j = nlohmann::json::parse(read_file(file.string()), nullptr, false);
   if (j.is_discarded()) throw UsageError(file.string() + ": not JSON");
-  return report_from_json(j, file.string());
+  return j;
 }
 
 }  // namespace
@@ -124,20 +229,27 @@ std::optional<TestResult> CtestProgress::line(std::string_view text) {
       l = held_ + (l[first] == '*' ? "" : "   ") + l.substr(first);
     held_.clear();
   }
-  std::smatch m;
-  if (std::regex_match(l, m, kFinished)) {
-    total_ = std::stoi(m[2]);
+  if (const std::optional<Finished> f = finished_line(l)) {
+    int total = 0;
+    const auto [end, error] = std::from_chars(f->total.data(), f->total.data() + f->total.size(), total);
+    if (error != std::errc() || end != f->total.data() + f->total.size())
+      throw UsageError("the test count " + golden::text::quote(f->total) + " does not fit an int");
+    double seconds = 0;
+    const auto [stop, bad] = std::from_chars(f->seconds.data(), f->seconds.data() + f->seconds.size(), seconds);
+    if (bad != std::errc() || stop != f->seconds.data() + f->seconds.size() || !(seconds <= kMostSeconds))
+      throw UsageError("the seconds " + golden::text::quote(f->seconds) + " are not a number of seconds");
+    total_ = total;
     TestResult t;
-    t.name = m[4];
-    t.ctest = m[5];
+    t.name = f->name;
+    t.ctest = f->ctest;
     t.status = status_of(t.ctest);
-    t.seconds = std::stod(m[6]);
+    t.seconds = seconds;
     in_flight_.erase(t.name);
     return t;
   }
-  if (std::regex_match(l, kCutAfterDots)) held_ = l;
-  else if (std::regex_match(l, m, kStarted)) in_flight_.insert(m[1]);
-  else if (std::regex_match(l, m, kSummary)) summary_ = m[1];
+  if (cut_after_dots(l)) held_ = l;
+  else if (const auto name = started_line(l)) in_flight_.insert(std::string(*name));
+  else if (const auto summary = ctest_summary(l)) summary_ = *summary;
   return std::nullopt;
 }
 
@@ -178,22 +290,33 @@ std::vector<std::pair<int, std::string>> round_dirs(const std::string& dir) {
   std::error_code error;
   for (const fs::directory_entry& e : fs::directory_iterator(dir, error)) {
     const std::string name = e.path().filename().string();
-    if (e.is_directory() && name.rfind("round-", 0) == 0 && name.size() > 6 &&
-        name.find_first_not_of("0123456789", 6) == std::string::npos)
-      rounds.emplace_back(std::stoi(name.substr(6)), e.path().string());
+    if (!e.is_directory() || name.rfind("round-", 0) != 0 || name.size() == 6 ||
+        name.find_first_not_of("0123456789", 6) != std::string::npos)
+      continue;
+    int round = 0;
+    const auto [end, bad] = std::from_chars(name.data() + 6, name.data() + name.size(), round);
+    if (bad != std::errc() || end != name.data() + name.size())
+      throw UsageError(e.path().string() + ": the round number does not fit an int");
+    rounds.emplace_back(round, e.path().string());
   }
   std::sort(rounds.begin(), rounds.end());
   if (rounds.empty()) rounds.emplace_back(1, dir);
   return rounds;
 }
 
-std::vector<TestResult> tests_of(std::string_view text, int round, CtestProgress& progress) {
+std::vector<TestResult> tests_of(std::string_view text, const std::string& name, int round, CtestProgress& progress) {
   std::vector<TestResult> tests;
+  int number = 0;
   for (size_t begin = 0; begin < text.size();) {
     const size_t end = std::min(text.find('\n', begin), text.size());
-    if (std::optional<TestResult> t = progress.line(text.substr(begin, end - begin))) {
-      t->round = round;
-      tests.push_back(*t);
+    ++number;
+    try {
+      if (std::optional<TestResult> t = progress.line(text.substr(begin, end - begin))) {
+        t->round = round;
+        tests.push_back(*t);
+      }
+    } catch (const UsageError& e) {
+      throw UsageError(name + ":" + std::to_string(number) + ": " + e.what());
     }
     begin = end + 1;
   }
@@ -226,7 +349,7 @@ Report report_from_results(const std::string& path, const std::vector<std::strin
     const fs::path lines = fs::exists(progress) ? progress : log;
     if (!fs::exists(lines)) continue;
     CtestProgress ctest;
-    const std::vector<TestResult> tests = tests_of(read_file(lines.string()), round, ctest);
+    const std::vector<TestResult> tests = tests_of(read_file(lines.string()), lines.string(), round, ctest);
     r.tests.insert(r.tests.end(), tests.begin(), tests.end());
     if (!tests.empty()) last_test = tests.back().name;
     r.run.rounds.push_back({round, "", ctest.summary()});
@@ -255,6 +378,8 @@ Report report_from_results(const std::string& path, const std::vector<std::strin
     reader.feed(std::string_view(chunk.data(), static_cast<size_t>(in.gcount())), each);
   if (const int line = reader.finish(each))
     cut.push_back(results.string() + " line " + std::to_string(line) + " is cut off mid-record");
+  if (reader.lines() == 0 && r.tests.empty())
+    throw UsageError(results.string() + ": no record, and no test in a ctest file beside it: nothing to report");
   if (!cut.empty()) {
     std::string reason = "killed or crashed before the run finished (";
     for (size_t i = 0; i < cut.size(); ++i) reason += (i > 0 ? "; " : "") + cut[i];
@@ -286,6 +411,8 @@ int publish(const Report& r, const std::string& dir, std::ostream& out) {
 int run_report_command(const std::string& path, const std::string& out_dir, const std::vector<std::string>& argv,
                        std::ostream& out, std::ostream& err) {
   try {
+    require_utf8_path("the results", path);
+    require_utf8_path("--out", out_dir);
     const Report r = report_from_results(path, argv);
     const std::string dir = !out_dir.empty()       ? out_dir
                             : fs::is_directory(path) ? path
@@ -293,10 +420,10 @@ int run_report_command(const std::string& path, const std::string& out_dir, cons
                                                               : std::string(".");
     return publish(r, dir, out);
   } catch (const UsageError& e) {
-    err << "warpconf report: " << e.what() << "\n";
+    print_error(err, "warpconf report", e.what());
     return 2;
   } catch (const fs::filesystem_error& e) {
-    err << "warpconf report: " << e.what() << "\n";
+    print_error(err, "warpconf report", e.what());
     return 2;
   }
 }
@@ -310,10 +437,28 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
     merged.run.argv = argv;
     std::vector<std::string> aborted;
     std::set<std::string> budgets, variants;
+    require_utf8_path("--out", out_dir);
+    for (const std::string& path : paths) require_utf8_path("the report", path);
+    std::vector<std::pair<fs::path, nlohmann::json>> read;  // each report's file and JSON
     for (const std::string& path : paths) {
-      Report r = read_report(path);
+      const fs::path file = report_file(path);
+      nlohmann::json j = report_json(file);
+      // The same report twice (a folder and its report.json, a link, a copy) would count every check twice.
+      for (const auto& [earlier, earlier_json] : read) {
+        std::error_code error;
+        if (fs::equivalent(earlier, file, error) || earlier_json == j)
+          throw UsageError(file.string() + " and " + earlier.string() + " are the same report: it would count twice");
+      }
+      Report r = report_from_json(j, file.string());
+      if (r.cells.empty() && r.tests.empty() && r.perf.empty())
+        throw UsageError(file.string() + ": no check, test or perf figure: nothing to merge");
       for (TestResult& t : r.tests) t.source = path;
-      merged.merge(r);
+      try {
+        merged.merge(r);
+      } catch (const UsageError& e) {
+        throw UsageError(file.string() + ": " + e.what());
+      }
+      read.emplace_back(file, std::move(j));
       merged.run.sources.push_back({{"path", path}, {"run", r.run}});
       budgets.insert(r.run.budget);
       variants.insert(r.run.variant);
@@ -321,6 +466,7 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
         merged.run.start = r.run.start;
       merged.run.end = std::max(merged.run.end, r.run.end);
       merged.run.seconds += r.run.seconds;
+      if (merged.run.seconds > kMostSeconds) throw UsageError(file.string() + ": the runs' seconds sum past 1e12");
       if (!r.aborted.is_null()) aborted.push_back(path + ": " + field_text(r.aborted, "reason"));
     }
     // A setting the merged runs share is the merged report's; different ones are listed per source.
@@ -334,10 +480,10 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
     merged.run.status = merged.aborted.is_null() ? "finished" : "aborted";
     return publish(merged, out_dir, out);
   } catch (const UsageError& e) {
-    err << "warpconf merge: " << e.what() << "\n";
+    print_error(err, "warpconf merge", e.what());
     return 2;
   } catch (const fs::filesystem_error& e) {
-    err << "warpconf merge: " << e.what() << "\n";
+    print_error(err, "warpconf merge", e.what());
     return 2;
   }
 }

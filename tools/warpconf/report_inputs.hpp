@@ -22,7 +22,8 @@ std::string read_file(const std::string& path);
 class CtestProgress {
  public:
   // The test that `line` finishes, if it finishes one. ctest.log breaks some lines after the dots:
-  // such a line is held and joined with the next.
+  // such a line is held and joined with the next. Throws UsageError naming a test count or seconds
+  // that do not fit.
   std::optional<TestResult> line(std::string_view line);
   int total() const { return total_; }  // M of the last "N/M Test #k" line; 0 before one
   // "100% tests passed, 0 tests failed out of 142" (or "No tests were found!!!") once ctest printed it.
@@ -43,11 +44,13 @@ std::pair<std::string, std::string> skip_reason(std::string_view output);
 // that round was skipped (unexplained where junit.xml does not say) and how each failed one ended.
 void annotate_from_junit(std::vector<TestResult>& tests, int round, std::string_view junit_xml);
 
-// The rounds of a results directory: its round-N folders (a soak run), else the directory itself.
+// The rounds of a results directory: its round-N folders (a soak run), else the directory itself;
+// throws UsageError for a round-N whose N does not fit an int.
 std::vector<std::pair<int, std::string>> round_dirs(const std::string& dir);
 
-// The tests that ctest's lines in `text` finish, of round `round`; `progress` keeps what is still open.
-std::vector<TestResult> tests_of(std::string_view text, int round, CtestProgress& progress);
+// The tests that ctest's lines in `text` (the file `name`) finish, of round `round`; `progress` keeps
+// what is still open. Throws UsageError naming the file and line of a number that does not fit.
+std::vector<TestResult> tests_of(std::string_view text, const std::string& name, int round, CtestProgress& progress);
 
 // The entry of a run that did not finish: {reason, last_test, in_flight}.
 nlohmann::json aborted_entry(const std::string& reason, const std::string& last_test,

@@ -37,6 +37,7 @@ void run_section(const Report& r, std::ostream& os) {
   for (const std::string& a : run.argv) argv += (argv.empty() ? "" : " ") + a;
   os << "- warpconf " << code(run.warpconf) << ", " << code(argv) << "; budget " << (run.budget.empty() ? "unknown" : run.budget)
      << ", variant " << (run.variant.empty() ? "mixed" : run.variant) << "; " << run.status << "\n";
+  if (!run.stop.cause.empty()) os << "- stopped: " << md(stop_text(run.stop)) << "\n";
   os << "- " << (run.start.empty() ? "?" : run.start) << " to " << (run.end.empty() ? "?" : run.end) << " ("
      << seconds_text(run.seconds) << ")\n";
   for (const Round& round : run.rounds)
@@ -86,6 +87,23 @@ void counterexamples_section(const Report& r, std::ostream& os) {
     if (f.contains("repro")) os << "   - repro: " << code(field_text(f, "repro")) << "\n";
     if (!c.replay.empty()) os << "   - replay: " << code(c.replay) << "\n";
   }
+}
+
+// The cells with an error (a CUDA error, or a malformed record) and why: no counterexample says so.
+void errors_section(const Report& r, std::ostream& os) {
+  std::vector<const Cell*> cells;
+  for (const auto& [key, c] : r.cells)
+    if (c.verdict() == "error") cells.push_back(&c);
+  if (cells.empty()) return;
+  os << "\n## Errors\n\n";
+  for (size_t i = 0; i < cells.size() && i < kListed; ++i) {
+    const Cell& c = *cells[i];
+    const uint64_t errors = c.sums.verdicts.at("error");
+    os << "- " << code(c.family + " " + call_text(c)) << (c.scenes.empty() ? "" : ", " + md(c.scenes)) << ", on "
+       << md(device_label(r, c.device)) << ": " << grouped(errors) << (errors == 1 ? " error" : " errors")
+       << (c.reason.empty() ? "" : ", the first: " + md(c.reason)) << "\n";
+  }
+  if (cells.size() > kListed) os << "- and " << cells.size() - kListed << " more (report.json lists every cell)\n";
 }
 
 void deviations_section(const Report& r, std::ostream& os) {
@@ -194,6 +212,7 @@ void write_markdown(const Report& r, std::ostream& os) {
        << grouped(r.planted.verdicts.count("planted-caught") ? r.planted.verdicts.at("planted-caught") : 0) << " caught, "
        << grouped(r.planted.verdicts.count("planted-missed") ? r.planted.verdicts.at("planted-missed") : 0) << " missed.\n";
   counterexamples_section(r, os);
+  errors_section(r, os);
   deviations_section(r, os);
   behaviour_section(r, os);
   contracts_section(r, os);

@@ -6,29 +6,31 @@
 
 #include "core/perf/stats.hpp"
 #include "formats/perf.hpp"
+#include "formats/text.hpp"
 #include "warpconf/numbers.hpp"
 #include "warpconf/report.hpp"
 
 namespace wc::cli {
 namespace {
 
-// A number field that may be null or absent; `signed_ok` allows a negative one.
-std::optional<double> number(const nlohmann::json& object, const char* key, bool signed_ok = false) {
-  const auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return std::nullopt;
-  if (!it->is_number() || !std::isfinite(it->get<double>()) || (!signed_ok && it->get<double>() < 0))
-    throw UsageError(std::string(key) + " is not a" + (signed_ok ? "" : " non-negative") + " number: " + it->dump());
-  return it->get<double>();
+// A number member that may be null or absent; `signed_ok` allows a negative one.
+std::optional<double> number(const JsonObject& object, const char* key, bool signed_ok = false) {
+  if (!object.has(key) || object.at(key).is_null()) return std::nullopt;
+  const nlohmann::json& v = object.at(key);
+  if (!v.is_number() || !std::isfinite(v.get<double>()) || (!signed_ok && v.get<double>() < 0))
+    throw UsageError(object.path_of(key) + ": " + v.dump() + " is not a" + (signed_ok ? "" : " non-negative") +
+                     " number");
+  return v.get<double>();
 }
 
 std::string known_verdict(const std::string& verdict) {
   for (const char* v : kPerfVerdicts)
     if (verdict == v) return verdict;
-  throw UsageError("a perf figure's verdict is '" + verdict + "'");
+  throw UsageError("a perf figure's verdict is " + golden::text::quote(verdict));
 }
 
 std::string known_metric(const std::string& metric) {
-  if (!golden::perf_metric_from_name(metric)) throw UsageError("unknown perf metric '" + metric + "'");
+  if (!golden::perf_metric_from_name(metric)) throw UsageError("unknown perf metric " + golden::text::quote(metric));
   return metric;
 }
 
@@ -45,37 +47,43 @@ size_t metric_rank(const std::string& metric) {
 }
 
 // The baseline as both records and reports hold it: {median, mad, file, ...} or null.
-std::optional<PerfBaseline> baseline_of(const nlohmann::json& object) {
-  const auto it = object.find("baseline");
-  if (it == object.end() || it->is_null()) return std::nullopt;
-  const std::optional<double> median = number(*it, "median"), mad = number(*it, "mad");
-  if (!median || !mad) throw UsageError("a baseline without median or mad: " + it->dump());
-  return PerfBaseline{*median, *mad, field_text(*it, "file")};
+std::optional<PerfBaseline> baseline_of(const JsonObject& object) {
+  object.expect("baseline", Shape::object, true);
+  if (!object.has("baseline") || object.at("baseline").is_null()) return std::nullopt;
+  const JsonObject baseline = object.object("baseline");
+  const std::optional<double> median = number(baseline, "median"), mad = number(baseline, "mad");
+  if (!median || !mad) throw UsageError(object.path_of("baseline") + ": without median or mad");
+  return PerfBaseline{*median, *mad, field_text(object.at("baseline"), "file")};
+}
+
+// A perf record, or a report's perf figure, as a figure of `device`.
+PerfFigure perf_figure(const JsonObject& r, const std::string& device) {
+  PerfFigure f;
+  f.device = device;
+  f.id = r.optional_text("id");
+  f.family = r.optional_text("family");
+  f.intrinsic = r.optional_text("intrinsic");
+  f.type = r.optional_text("type");
+  f.mask = r.optional_text("mask");
+  f.metric = known_metric(r.optional_text("metric"));
+  f.median = number(r, "median");
+  f.mad = number(r, "mad");
+  r.expect("repetitions", Shape::count, true);
+  if (r.has("repetitions") && !r.at("repetitions").is_null()) f.repetitions = r.count("repetitions");
+  f.verdict = known_verdict(r.optional_text("verdict"));
+  f.outcome = r.optional_text("outcome");
+  f.baseline = baseline_of(r);
+  f.worsening = number(r, "worsening", true);
+  f.sm_clock_mhz = r.has("sm_clock_mhz") ? r.at("sm_clock_mhz") : nlohmann::json();
+  f.one_pass_gbs = number(r, "one_pass_gbs");
+  f.reason = r.optional_text("reason");
+  return f;
 }
 
 }  // namespace
 
 PerfFigure perf_figure_of(const nlohmann::json& r, const std::string& device) {
-  PerfFigure f;
-  f.device = device;
-  f.id = field_text(r, "id");
-  f.family = field_text(r, "family");
-  f.intrinsic = field_text(r, "intrinsic");
-  f.type = field_text(r, "type");
-  f.mask = field_text(r, "mask");
-  f.metric = known_metric(field_text(r, "metric"));
-  f.median = number(r, "median");
-  f.mad = number(r, "mad");
-  const std::optional<double> repetitions = number(r, "repetitions");
-  if (repetitions) f.repetitions = static_cast<uint64_t>(*repetitions);
-  f.verdict = known_verdict(field_text(r, "verdict"));
-  f.outcome = field_text(r, "outcome");
-  f.baseline = baseline_of(r);
-  f.worsening = number(r, "worsening", true);
-  f.sm_clock_mhz = r.value("sm_clock_mhz", nlohmann::json());
-  f.one_pass_gbs = number(r, "one_pass_gbs");
-  f.reason = field_text(r, "reason");
-  return f;
+  return perf_figure(JsonObject(r, ""), device);
 }
 
 nlohmann::json perf_json(const PerfFigure& f) {
@@ -100,9 +108,9 @@ nlohmann::json perf_json(const PerfFigure& f) {
           {"reason", f.reason}};
 }
 
-PerfFigure perf_figure_from(const nlohmann::json& j) {
-  PerfFigure f = perf_figure_of(j, j.at("device").get<std::string>());
-  if (f.id.empty()) throw UsageError("a perf figure without id");
+PerfFigure perf_figure_from(const JsonObject& j) {
+  PerfFigure f = perf_figure(j, j.text("device"));
+  if (f.id.empty()) throw UsageError(j.path_of("id") + ": empty");
   return f;
 }
 

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "warpconf/json_fields.hpp"
+
 namespace wc::cli {
 
 // The verdicts of a perf record, worst first. A WRONG kernel is a conformance failure; a
@@ -47,8 +49,8 @@ struct PerfFigure {
 PerfFigure perf_figure_of(const nlohmann::json& record, const std::string& device);
 
 nlohmann::json perf_json(const PerfFigure&);
-// Reads perf_json's object; throws UsageError or nlohmann::json::exception for a malformed one.
-PerfFigure perf_figure_from(const nlohmann::json&);
+// Reads perf_json's object; throws UsageError naming the member for a malformed one.
+PerfFigure perf_figure_from(const JsonObject&);
 
 // Adds a figure; one of the same device, id and metric already there is replaced by it (a figure is
 // a measurement, not a count), unless the one there has the worse verdict.

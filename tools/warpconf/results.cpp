@@ -3,16 +3,71 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <exception>
+#include <limits>
 #include <set>
 
 #include "core/records.hpp"
+#include "formats/text.hpp"
+#include "warpconf/json_fields.hpp"
 #include "warpconf/numbers.hpp"
 
 namespace wc::cli {
 namespace {
 
 void add_counts(std::map<std::string, uint64_t>& into, const std::map<std::string, uint64_t>& from) {
-  for (const auto& [key, n] : from) into[key] += n;
+  for (const auto& [key, n] : from) add_count(into[key], n);
+}
+
+// The members that warpconf's readers of records use have the shapes docs/results-schema.md gives
+// them (the others are not read); a record of another schema or kind is refused.
+void check_record(const JsonObject& r) {
+  const std::string schema = r.text("schema");
+  if (schema != testing::kResultsSchema)
+    throw UsageError("schema " + golden::text::quote(schema) + ", this warpconf reads " +
+                     std::string(testing::kResultsSchema));
+  const std::string kind = r.text("record");
+  for (const char* key : {"time", "test"}) r.expect(key, Shape::text);
+  r.expect("pid", Shape::integer);
+  if (kind == "device") {
+    const JsonObject device = r.object("device");
+    device.expect("present", Shape::flag);
+    for (const char* key : {"reason", "name", "uuid", "compute_capability", "driver", "driver_release", "runtime"})
+      device.expect(key, Shape::text);
+    for (const char* key : {"ordinal", "multiprocessors"}) device.expect(key, Shape::integer);
+    if (!r.has("build")) return;
+    const JsonObject build = r.object("build");
+    for (const char* key : {"nvcc", "architectures", "code_path"}) build.expect(key, Shape::text);
+    for (const char* key : {"ptx_version", "binary_version"}) build.expect(key, Shape::integer);
+  } else if (kind == "check") {
+    r.text("family");
+    r.text("verdict");
+    for (const char* key : {"intrinsic", "type", "replay", "reason"}) r.expect(key, Shape::text);
+    r.expect("seed", Shape::text, true);
+    r.expect("cases", Shape::count);
+    for (const char* key : {"lanes", "mismatches"}) r.expect(key, Shape::counts);
+    r.expect("first", Shape::object, true);
+    if (r.has("scenario")) r.object("scenario").expect("scenes", Shape::text);
+    if (r.has("known_deviations"))
+      for (const JsonObject& d : r.objects("known_deviations")) {
+        d.text("id");
+        d.count("lanes");
+        for (const char* key : {"documented", "observed", "evidence"}) d.expect(key, Shape::text);
+      }
+    if (r.has("golden")) {
+      const JsonObject compared = r.object("golden");
+      for (const char* key : {"command", "dir"}) compared.expect(key, Shape::text);
+      compared.expect("behaviour_changes", Shape::count);
+    }
+    if (r.has("contract"))
+      for (const char* key : {"id", "probe_family", "scenario", "mask", "outcome", "detail", "golden", "golden_file", "was"})
+        r.object("contract").expect(key, Shape::text);
+  } else if (kind == "perf") {
+    r.text("id");
+    r.text("verdict");
+  } else {
+    throw UsageError("unknown record " + golden::text::quote(kind));
+  }
 }
 
 uint64_t count(const nlohmann::json& object, const char* key) {
@@ -53,22 +108,34 @@ FamilySums sums_of(const nlohmann::json& r) {
   return s;
 }
 
-void RecordReader::feed(std::string_view bytes, const Each& each) {
+void RecordReader::feed(std::string_view bytes, const Each& each, const Refuse& refuse) {
   for (size_t end; (end = bytes.find('\n')) != std::string_view::npos; bytes.remove_prefix(end + 1)) {
     partial_.append(bytes.substr(0, end));
-    line(partial_, each);
+    const std::string whole = std::move(partial_);
     partial_.clear();
+    take(whole, each, refuse);
   }
   partial_.append(bytes);
 }
 
-int RecordReader::finish(const Each& each) {
+int RecordReader::finish(const Each& each, const Refuse& refuse) {
   if (partial_.empty()) return 0;
   const std::string last = std::move(partial_);
   partial_.clear();
   if (nlohmann::json::parse(last, nullptr, false).is_discarded()) return ++lines_;
-  line(last, each);
+  take(last, each, refuse);
   return 0;
+}
+
+void RecordReader::take(const std::string& text, const Each& each, const Refuse& refuse) {
+  if (!refuse) return line(text, each);
+  try {
+    line(text, each);
+  } catch (const UsageError& e) {
+    refuse(text, e.what());
+  } catch (const std::exception& e) {  // whatever else a line made the reader or `each` throw
+    refuse(text, name_ + ":" + std::to_string(lines_) + ": " + e.what());
+  }
 }
 
 void RecordReader::line(const std::string& text, const Each& each) {
@@ -76,38 +143,27 @@ void RecordReader::line(const std::string& text, const Each& each) {
   const std::string where = name_ + ":" + std::to_string(lines_) + ": ";
   const nlohmann::json r = nlohmann::json::parse(text, nullptr, false);
   if (r.is_discarded() || !r.is_object()) throw UsageError(where + "not a JSON object");
-  const std::string schema(testing::kResultsSchema);
-  if (r.value("schema", std::string()) != schema)
-    throw UsageError(where + "schema '" + r.value("schema", std::string()) + "', this warpconf reads " + schema);
-  const std::string kind = r.value("record", std::string());
-  if (kind == "device") {
-    if (!r.contains("device") || !r["device"].is_object()) throw UsageError(where + "a device record without its device");
-  } else if (kind == "check") {
-    if (!r.contains("family") || !r.contains("verdict") || !r["verdict"].is_string())
-      throw UsageError(where + "a check record without family or verdict");
-  } else if (kind == "perf") {
-    if (!r.contains("id") || !r.contains("verdict") || !r["verdict"].is_string())
-      throw UsageError(where + "a perf record without id or verdict");
-  } else {
-    throw UsageError(where + "unknown record '" + kind + "'");
-  }
   try {
+    check_record(JsonObject(r, ""));
     each(r);
   } catch (const UsageError& e) {
-    throw UsageError(where + e.what());  // what the consumer refused, at its line
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError(where + "a field of the wrong type: " + e.what());
+    throw UsageError(where + e.what());  // what the record or its consumer got wrong, at its line
   }
 }
 
 void FamilySums::add(const FamilySums& o) {
-  records += o.records;
-  cases += o.cases;
-  random_cases += o.random_cases;
+  add_count(records, o.records);
+  add_count(cases, o.cases);
+  add_count(random_cases, o.random_cases);
   add_counts(lanes, o.lanes);
   add_counts(mismatches, o.mismatches);
   add_counts(verdicts, o.verdicts);
   add_counts(deviation_lanes, o.deviation_lanes);
+}
+
+void add_count(uint64_t& into, uint64_t n) {
+  if (n > std::numeric_limits<uint64_t>::max() - into) throw UsageError("a sum of counts passes 2^64 - 1");
+  into += n;
 }
 
 ResultsSummary summarize_results(std::istream& in, const std::string& name) {

@@ -16,22 +16,28 @@ namespace wc::cli {
 
 inline constexpr const char* kLaneClasses[] = {"defined", "ptx-defined", "undefined", "not-called"};
 
-// Reads a results file's lines as they arrive, each checked to be a `device` or `check` record of
-// the schema this build reads; throws UsageError naming the file and line for anything else, and
-// for a UsageError that `each` throws.
+// Reads a results file's lines as they arrive, each checked to be a `device`, `check` or `perf`
+// record of the schema this build reads, its members of the shapes the readers use; throws
+// UsageError naming the file, line and member for anything else, and for a UsageError that `each`
+// throws.
 class RecordReader {
  public:
   using Each = std::function<void(const nlohmann::json&)>;
+  // A line refused, for a reader that goes on (`warpconf run`): its text, and why, in the words of
+  // the UsageError it would throw otherwise (naming the file and line).
+  using Refuse = std::function<void(const std::string& text, const std::string& why)>;
   explicit RecordReader(std::string name) : name_(std::move(name)) {}
   // Hands each whole line's record to `each`; a line with no newline yet waits for more bytes.
-  void feed(std::string_view bytes, const Each& each);
+  // With `refuse`, a line it would throw for goes there instead, and reading goes on.
+  void feed(std::string_view bytes, const Each& each, const Refuse& refuse = nullptr);
   // At the end of the stream: a last line without its newline is handed to `each` if it is a whole
   // record; one cut off mid-way (its writer was killed) is not, and its line number is returned.
   // 0 when nothing was cut off.
-  int finish(const Each& each);
+  int finish(const Each& each, const Refuse& refuse = nullptr);
   int lines() const { return lines_; }  // lines read, a cut-off one included
 
  private:
+  void take(const std::string&, const Each&, const Refuse&);
   void line(const std::string&, const Each&);
   std::string name_, partial_;
   int lines_ = 0;
@@ -54,6 +60,9 @@ struct ResultsSummary {
   FamilySums perf;     // `perf` records (docs/perf.md): records and verdicts only, apart from the checks
   std::vector<std::string> devices;  // one line per distinct device fingerprint
 };
+
+// into += n; throws UsageError where the sum passes 2^64 - 1.
+void add_count(uint64_t& into, uint64_t n);
 
 // The counts of one check record.
 FamilySums sums_of(const nlohmann::json& check);

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,11 +13,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 
 #include "core/records.hpp"
 #include "core/seed.hpp"
+#include "warpconf/keeper.hpp"
 #include "warpconf/numbers.hpp"
 #include "warpconf/report_inputs.hpp"
 
@@ -29,7 +30,21 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kRunning = "killed or crashed before the run finished";
-constexpr int kGraceSeconds = 10;  // after forwarding a signal, before ctest's process group is killed
+constexpr int kGraceSeconds = 10;  // after forwarding a signal, before everything ctest started is killed
+
+// The signals that stop a run, by the name its report gives them. SIGPIPE also comes of writing
+// progress to a standard output nobody reads any more (`warpconf run | head -1`): the run stops.
+struct Stopping {
+  int signal;
+  const char* name;
+};
+constexpr Stopping kStopping[] = {{SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}, {SIGPIPE, "SIGPIPE"}};
+
+std::string signal_name(int signal) {
+  for (const Stopping& s : kStopping)
+    if (s.signal == signal) return s.name;
+  return "signal " + std::to_string(signal);
+}
 
 // Signals reach the loop through a pipe: the handler may do nothing else safely.
 int g_signal_pipe[2] = {-1, -1};
@@ -117,6 +132,16 @@ std::string clock_text(double seconds) {
   return buf;
 }
 
+// A file descriptor closed when it goes out of scope, unless closed before.
+struct OwnedFd {
+  int fd = -1;
+  void close() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+  ~OwnedFd() { close(); }
+};
+
 class Runner {
  public:
   // A perf run's devices take their variant from the code path, so that a merge puts its figures in
@@ -131,9 +156,11 @@ class Runner {
   bool round(int number, const std::string& seed);
   void line(const std::string& text, CtestProgress& progress, int number);
   void ingest();
+  void take(const nlohmann::json& record);
+  void refuse(const std::string& text, const std::string& why);
   void publish(bool finished);
   void draw(const CtestProgress& progress, int number);
-  void stop(int signal);
+  void stop(int signal, Keeper& ctest);
   int exit_status();
 
   const RunOptions& options_;
@@ -147,10 +174,18 @@ class Runner {
   std::ofstream log_;
   uint64_t offset_ = 0;
   const Clock::time_point start_ = Clock::now();
-  std::string last_test_, stop_reason_, last_output_;
+  std::string last_test_, last_output_;
+  RunStop stop_;  // no cause while the run goes on
   std::set<std::string> in_flight_;
-  pid_t ctest_ = -1;
+  // Who wrote what, so that a malformed line is the error of the test that wrote it: the test
+  // whose end ctest just reported while results.jsonl is read, and the test and pid of the records.
+  std::string just_finished_;
+  std::map<long long, std::string> test_of_pid_;
+  std::map<std::string, long long> pid_of_test_;
+  const RecordReader::Each take_ = [this](const nlohmann::json& r) { take(r); };
+  const RecordReader::Refuse refuse_ = [this](const std::string& text, const std::string& why) { refuse(text, why); };
   int signals_ = 0;
+  bool stdout_closed_ = false;  // nobody reads standard output any more: the run stops as on SIGPIPE
   Clock::time_point kill_at_;
   bool write_failed_ = false;
 };
@@ -176,19 +211,27 @@ int Runner::run() {
   if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) throw std::runtime_error("cannot make a pipe");
   struct sigaction action {};
   action.sa_handler = on_signal;
-  ::sigaction(SIGINT, &action, nullptr);
-  ::sigaction(SIGTERM, &action, nullptr);
+  for (const Stopping& s : kStopping) ::sigaction(s.signal, &action, nullptr);
   publish(false);
   const bool soak = options_.budget == "soak";
-  for (int number = 1;; ++number) {
-    const std::string seed = soak ? testing::seed_text(testing::fresh_seed()) : "";
-    if (soak) ::setenv("WARPCONF_SEED", seed.c_str(), 1);
-    const bool go_on = round(number, seed);
-    const double minutes = std::chrono::duration<double>(Clock::now() - start_).count() / 60;
-    if (!go_on || !soak || minutes >= options_.soak_minutes) break;
+  try {
+    for (int number = 1;; ++number) {
+      const std::string seed = soak ? testing::seed_text(testing::fresh_seed()) : "";
+      if (soak) ::setenv("WARPCONF_SEED", seed.c_str(), 1);
+      const bool go_on = round(number, seed);
+      const double minutes = std::chrono::duration<double>(Clock::now() - start_).count() / 60;
+      if (!go_on || !soak || minutes >= options_.soak_minutes) break;
+    }
+  } catch (const std::exception& e) {
+    // Whatever ctest started has ended with its keeper; the final report says what went wrong.
+    stop_ = {"error", 0, e.what()};
+    publish(true);
+    throw;
   }
-  if (const int cut = reader_.finish([this](const nlohmann::json& r) { sink_.add(r); }); cut > 0 && stop_reason_.empty())
-    stop_reason_ = "results.jsonl line " + std::to_string(cut) + " is cut off mid-record";
+  if (const int cut = reader_.finish(take_, refuse_))
+    refuse("", (s_.out / "results.jsonl").string() + ":" + std::to_string(cut) +
+                   ": a record cut off mid-way (its writer was killed?)");
+  if (stop_.cause.empty()) stop_ = {"finished", 0, ""};
   publish(true);
   const int status = exit_status();
   out_ << (tty_ ? "\r\033[K" : "") << summary_line(report_) << "\n";
@@ -213,40 +256,29 @@ bool Runner::round(int number, const std::string& seed) {
 
   int pipe[2];
   if (::pipe2(pipe, O_CLOEXEC) != 0) throw std::runtime_error("cannot make a pipe");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  ctest_ = ::fork();
-  if (ctest_ == 0) {
-    // ctest and its tests in a group of their own, so that a signal reaches all of them; and ctest
-    // dies with this process, so that nothing keeps running unreported.
-    ::setpgid(0, 0);
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    const int null = ::open("/dev/null", O_RDONLY);
-    ::dup2(null, STDIN_FILENO);
-    ::dup2(pipe[1], STDOUT_FILENO);
-    ::dup2(pipe[1], STDERR_FILENO);
-    ::execvp(argv[0], argv.data());
-    std::fprintf(stderr, "cannot run %s\n", argv[0]);
-    ::_exit(127);
-  }
-  ::close(pipe[1]);
-  if (ctest_ < 0) throw std::runtime_error("cannot fork");
-  ::setpgid(ctest_, ctest_);
+  OwnedFd output{pipe[0]}, output_end{pipe[1]};
+  // Leaving this scope in any way, by an exception too, ends every process ctest started.
+  Keeper ctest(args, output_end.fd);
+  output_end.close();  // ctest and its tests hold it: the output ends when the last of them does
 
   CtestProgress progress;
   std::string pending;
   for (bool open = true; open;) {
-    pollfd fds[2] = {{pipe[0], POLLIN, 0}, {g_signal_pipe[0], POLLIN, 0}};
-    if (::poll(fds, 2, 1000) < 0 && errno != EINTR) break;
+    // POLLERR on standard output: its reader is gone (`warpconf run | head -1`), before the next
+    // progress line raises SIGPIPE.
+    pollfd fds[3] = {
+        {output.fd, POLLIN, 0}, {g_signal_pipe[0], POLLIN, 0}, {stdout_closed_ ? -1 : STDOUT_FILENO, 0, 0}};
+    if (::poll(fds, 3, 1000) < 0 && errno != EINTR)
+      throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
     if (fds[1].revents & POLLIN) {
       unsigned char signal;
-      while (::read(g_signal_pipe[0], &signal, 1) == 1) stop(signal);
+      while (::read(g_signal_pipe[0], &signal, 1) == 1) stop(signal, ctest);
     }
-    if (signals_ > 0 && Clock::now() >= kill_at_) ::kill(-ctest_, SIGKILL);
+    if (fds[2].revents & POLLERR) stop(SIGPIPE, ctest);
+    if (signals_ > 0 && Clock::now() >= kill_at_) ctest.end();
     if (fds[0].revents & (POLLIN | POLLHUP)) {
       char buf[8192];
-      const ssize_t n = ::read(pipe[0], buf, sizeof buf);
+      const ssize_t n = ::read(output.fd, buf, sizeof buf);
       if (n <= 0) open = n < 0 && errno == EINTR;
       for (ssize_t i = 0; i < n; ++i) {
         if (buf[i] != '\n') {
@@ -260,21 +292,18 @@ bool Runner::round(int number, const std::string& seed) {
     draw(progress, number);
   }
   if (!pending.empty()) line(pending, progress, number);
-  ::close(pipe[0]);
-  int status = 0;
-  while (::waitpid(ctest_, &status, 0) < 0 && errno == EINTR) {
-  }
-  ctest_ = -1;
+  const int status = ctest.wait();
   report_.run.rounds.back().summary = progress.summary();
   annotate_from_junit(report_.tests, number, fs::exists(dir / "junit.xml") ? read_file((dir / "junit.xml").string()) : "");
   ingest();
-  if (stop_reason_.empty() && WIFSIGNALED(status))
-    stop_reason_ = "ctest was killed by signal " + std::to_string(WTERMSIG(status));
-  if (stop_reason_.empty() && progress.summary().empty())
-    stop_reason_ = "ctest exited with status " + std::to_string(WEXITSTATUS(status)) + " before its summary" +
-                   (last_output_.empty() ? "" : ": " + last_output_);
+  if (stop_.cause.empty() && WIFSIGNALED(status))
+    stop_ = {"ctest", WTERMSIG(status), "ctest was killed by signal " + std::to_string(WTERMSIG(status))};
+  if (stop_.cause.empty() && progress.summary().empty())
+    stop_ = {"ctest", 0,
+             "ctest exited with status " + std::to_string(WEXITSTATUS(status)) + " before its summary" +
+                 (last_output_.empty() ? "" : ": " + last_output_)};
   in_flight_ = progress.in_flight();
-  return stop_reason_.empty();
+  return stop_.cause.empty();
 }
 
 void Runner::line(const std::string& text, CtestProgress& progress, int number) {
@@ -289,7 +318,9 @@ void Runner::line(const std::string& text, CtestProgress& progress, int number) 
   t->round = number;
   report_.tests.push_back(*t);
   last_test_ = t->name;
+  just_finished_ = t->name;
   ingest();
+  just_finished_.clear();
   publish(false);
   if (tty_ && t->status == "passed") return;
   const auto done = std::count_if(report_.tests.begin(), report_.tests.end(),
@@ -309,9 +340,44 @@ void Runner::ingest() {
   std::string chunk(1 << 16, '\0');
   while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
     offset_ += static_cast<uint64_t>(in.gcount());
-    reader_.feed(std::string_view(chunk.data(), static_cast<size_t>(in.gcount())),
-                 [this](const nlohmann::json& r) { sink_.add(r); });
+    reader_.feed(std::string_view(chunk.data(), static_cast<size_t>(in.gcount())), take_, refuse_);
   }
+}
+
+void Runner::take(const nlohmann::json& record) {
+  sink_.add(record);
+  const auto test = record.find("test"), pid = record.find("pid");
+  if (test == record.end() || !test->is_string() || test->empty() || pid == record.end() || !pid->is_number_integer())
+    return;
+  test_of_pid_[pid->get<long long>()] = test->get<std::string>();
+  pid_of_test_[test->get<std::string>()] = pid->get<long long>();
+}
+
+// A line of results.jsonl that is no record is an `error` check of the test that wrote it: the
+// test it names, else the test of its pid's records, else the one test that may have written it
+// (the one whose end was just reported, or one still running); its device is its pid's.
+void Runner::refuse(const std::string& text, const std::string& why) {
+  const nlohmann::json r = nlohmann::json::parse(text, nullptr, false);
+  const auto text_of = [&r](const char* key) {
+    return r.is_object() && r.contains(key) && r[key].is_string() ? r[key].get<std::string>() : std::string();
+  };
+  long long pid = r.is_object() && r.contains("pid") && r["pid"].is_number_integer() ? r["pid"].get<long long>() : -1;
+  std::string writer = text_of("test");
+  if (writer.empty() && test_of_pid_.count(pid)) writer = test_of_pid_.at(pid);
+  std::set<std::string> running = in_flight_;
+  if (!just_finished_.empty()) running.insert(just_finished_);
+  if (writer.empty() && running.size() == 1) writer = *running.begin();
+  if (pid < 0 && pid_of_test_.count(writer)) pid = pid_of_test_.at(writer);
+  std::string by = "written by " + writer;
+  if (writer.empty()) {
+    by = running.empty() ? "read when no test was running" : "written by one of";
+    for (const std::string& test : running) by += (test == *running.begin() ? " " : ", ") + test;
+  }
+  const std::string family = text_of("family");
+  sink_.add({{"schema", testing::kResultsSchema}, {"record", "check"}, {"test", writer}, {"pid", pid},
+             {"family", family.empty() ? "unknown" : family}, {"intrinsic", "malformed record"}, {"type", ""},
+             {"scenario", {{"scenes", ""}}}, {"seed", nullptr}, {"verdict", "error"}, {"cases", 0},
+             {"reason", why + " (" + by + ")"}});
 }
 
 void Runner::publish(bool finished) {
@@ -319,10 +385,13 @@ void Runner::publish(bool finished) {
   report_.run.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
   const std::string last = last_test_.empty() ? sink_.last_test() : last_test_;
   if (!finished) {
+    report_.run.stop = {"running", 0, kRunning};
     report_.aborted = aborted_entry(kRunning, last, in_flight_);
   } else {
-    report_.run.status = stop_reason_.empty() ? "finished" : "aborted";
-    report_.aborted = stop_reason_.empty() ? nlohmann::json(nullptr) : aborted_entry(stop_reason_, last, in_flight_);
+    const bool done = stop_.cause == "finished";
+    report_.run.stop = stop_;
+    report_.run.status = done ? "finished" : "aborted";
+    report_.aborted = done ? nlohmann::json(nullptr) : aborted_entry(stop_.detail, last, in_flight_);
   }
   try {
     write_report_files(report_, s_.out.string());
@@ -348,15 +417,23 @@ void Runner::draw(const CtestProgress& progress, int number) {
        << (signals_ > 0 ? ", stopping" : "") << std::flush;
 }
 
-// A first signal asks ctest's group to stop; a second, or no end within kGraceSeconds, kills it.
-void Runner::stop(int signal) {
-  if (stop_reason_.empty()) stop_reason_ = std::string("interrupted by ") + (signal == SIGINT ? "SIGINT" : "SIGTERM");
-  if (ctest_ > 0) ::kill(-ctest_, ++signals_ > 1 ? SIGKILL : signal);
-  kill_at_ = signals_ > 1 ? Clock::now() : Clock::now() + std::chrono::seconds(kGraceSeconds);
+// A first signal asks ctest's group to stop (SIGINT as it is, the others as SIGTERM); a second, or
+// no end within kGraceSeconds, kills everything ctest started.
+void Runner::stop(int signal, Keeper& ctest) {
+  if (signal == SIGPIPE && stdout_closed_) return;  // each progress line raises it again: the first counts
+  stdout_closed_ = stdout_closed_ || signal == SIGPIPE;
+  if (stop_.cause.empty()) stop_ = {"signal", signal, "interrupted by " + signal_name(signal)};
+  if (++signals_ > 1) {
+    ctest.end();
+    kill_at_ = Clock::now();
+    return;
+  }
+  ctest.forward(signal == SIGINT ? SIGINT : SIGTERM);
+  kill_at_ = Clock::now() + std::chrono::seconds(kGraceSeconds);
 }
 
 int Runner::exit_status() {
-  bool failed = write_failed_ || !stop_reason_.empty() || report_.tests.empty();
+  bool failed = write_failed_ || stop_.cause != "finished" || report_.tests.empty();
   for (const TestResult& t : report_.tests)
     failed = failed || (t.status != "passed" && t.status != "disabled" &&
                         !(t.status == "skipped" && (t.skip == "not-supported" || t.skip == "not-recorded")));
@@ -378,7 +455,7 @@ int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   } catch (const fs::filesystem_error& e) {
     err << "warpconf run: " << e.what() << "\n";  // a folder it was given, or made there, it cannot use
     return 2;
-  } catch (const std::runtime_error& e) {
+  } catch (const std::exception& e) {
     err << "warpconf run: " << e.what() << "\n";
     return 1;
   }

@@ -1,6 +1,8 @@
 // `warpconf run`: the GPU suite through ctest (ctest schedules), with a progress line and a report
 // (report.json, report.md, report.html) rewritten after every finished test, so that a run that
-// is killed still leaves a report of what finished.
+// is killed still leaves a report of what finished. ctest runs under a Keeper (keeper.hpp): nothing
+// it starts outlives the run. SIGINT, SIGTERM, SIGHUP and SIGPIPE (a closed standard output) stop
+// it with a final report that says why; a malformed record is an error of its test, not the end.
 #pragma once
 
 #include <ostream>
@@ -28,8 +30,9 @@ struct RunOptions {
 inline constexpr const char* kQuickExclude = "^probe\\.|^golden\\.verify$|KnownBad|Planted";
 
 // Exit status: 0 when every test passed or was skipped as NotSupported or not recorded, 1 for a
-// failure (a perf figure of a WRONG kernel included, a performance change only with --strict), an
-// unexplained skip or a run that did not finish, 2 for bad input (one line on `err`).
+// failure (a perf figure of a WRONG kernel and a malformed record included, a performance change
+// only with --strict), an unexplained skip, a run that did not finish or an unexpected error, 2 for
+// bad input (one line on `err`).
 int run_suite(const RunOptions&, std::ostream& out, std::ostream& err);
 
 }  // namespace wc::cli

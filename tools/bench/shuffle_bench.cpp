@@ -14,8 +14,8 @@
 
 #include "core/device.hpp"
 #include "core/environment.hpp"
-#include "harness/random_check.hpp"
 #include "families/shuffle/family.hpp"
+#include "harness/random_check.hpp"
 
 namespace {
 

@@ -3,8 +3,8 @@
 
 #include <climits>
 
+#include "core/numbers.hpp"
 #include "core/types.hpp"
-#include "warpconf/numbers.hpp"
 
 namespace wc {
 namespace {

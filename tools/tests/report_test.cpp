@@ -9,7 +9,7 @@
 #include <functional>
 #include <sstream>
 
-#include "warpconf/numbers.hpp"
+#include "core/numbers.hpp"
 #include "warpconf/report.hpp"
 #include "warpconf/report_inputs.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "warpconf/numbers.hpp"
+#include "core/numbers.hpp"
 #include "warpconf/results.hpp"
 
 namespace wc {

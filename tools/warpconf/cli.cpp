@@ -6,9 +6,10 @@
 #include <optional>
 
 #include "core/environment.hpp"
-#include "warpconf/explain.hpp"
+#include "core/explain.hpp"
+#include "core/numbers.hpp"
+#include "families/registry.hpp"
 #include "warpconf/golden.hpp"
-#include "warpconf/numbers.hpp"
 #include "warpconf/perf.hpp"
 #include "warpconf/probe.hpp"
 #include "warpconf/report_inputs.hpp"
@@ -22,38 +23,13 @@ constexpr const char* kValueOptions[] = {"--type", "--mask",   "--width", "--arg
                                          "--else-arm", "--values", "--pred",  "--base", "--operator",
                                          "--library", "--initial", "--flags", "--show", "--variant", "--exp", "--lane"};
 
-constexpr const char* kExplainHelp =
-    "Print what the CPU model says one call gives each lane: value, source lane, class and rule.\n"
-    "Masks (--mask, --exited, --pred) are 32-bit: 0x-hex or decimal. --width and --arg take one int for\n"
-    "every lane or 32 comma-separated ints. --values takes 32 comma-separated values of the type, decimal\n"
-    "(x:y for f16x2 and bf16x2) or 0x bit patterns; by default lane L holds 100+L, (100+L, 200+L) for the\n"
-    "two-halves types. Lanes in --exited have exited before the call; the other lanes of --mask call,\n"
-    "those in --else-arm from the else arm of an if/else (a second program point).\n"
-    "Votes (all, any, uni, ballot) take --pred, the mask of lanes whose predicate is true. match_any and\n"
-    "match_all take --type i32 u32 long ulong i64 u64 f32 f64 (default values: lane L holds 100+L%4);\n"
-    "reduce_* take --type i32 or u32 (and, or, xor: u32). fns takes --mask M --base B --arg OFFSET.\n"
-    "The warp algorithms (reduce, reduce_butterfly, reduce_down, inclusive_scan, exclusive_scan) take\n"
-    "--operator sum|min|max|bit_and|bit_or|bit_xor, --type i32 u32 i64 f32 f64 f16 bf16 and --width 1..32\n"
-    "(a power of two; default 32); by default lane L holds 1+L; --lane L prints the order of operations of\n"
-    "lane L (default: the first lane that calls). With --library cg|cub|cub_sum|cub_no_initial\n"
-    "(and --initial V for exclusive_scan --library cub) reduce and the scans give the library's order-free model\n"
-    "(docs/algorithms.md).\n"
-    "The warp patterns take --flags, one int for every lane or 32: segmented_reduce (with --operator) its\n"
-    "heads, compact its keep flags, histogram its bins 0..31; argmax takes none. compact and argmax have\n"
-    "64 outputs: --show slots|counts and --show max|lanes pick 32 of them. --type as the algorithms'\n"
-    "(histogram: i32; default i32); by default lane L holds 1+L.\n"
-
-    "softmax takes --variant three_pass|two_pass|online, --exp expf|__expf (default expf), --type f32 f16 bf16\n"
-    "(default f32) and --values, a row of any length; it prints per element the exact value and the bound,\n"
-    "and the row-sum bound.";
-
 int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"warpconf: conformance and regression tests for CUDA warp intrinsics"};
   app.require_subcommand(1);
-  CLI::App* explain_cmd = app.add_subcommand("explain", kExplainHelp);
+  CLI::App* explain_cmd = app.add_subcommand("explain", families::explain_help());
   ExplainOptions options;
   std::map<std::string, std::string> values;
-  explain_cmd->add_option("OP", options.op, "the op: " + known_ops())->required();
+  explain_cmd->add_option("OP", options.op, "the op: " + families::explained_ops())->required();
   for (const char* name : kValueOptions) explain_cmd->add_option(name, values[name]);
   explain_cmd->add_flag("--json", options.json, "print one JSON object with a lanes array");
   CLI::App* results_cmd = app.add_subcommand(
@@ -219,7 +195,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   for (const char* name : kValueOptions)
     if (explain_cmd->count(name) > 0) options.given[name] = values[name];
   try {
-    const Explanation e = explain(options);
+    const Explanation e = families::explain(options);
     options.json ? print_json(e, out) : print_text(e, out);
   } catch (const UsageError& e) {
     print_error(err, "warpconf explain", e.what());

@@ -14,10 +14,10 @@
 #include "core/environment.hpp"
 #include "core/judge.hpp"
 #include "core/known_deviations.hpp"
+#include "core/numbers.hpp"
 #include "core/records.hpp"
 #include "formats/deviations.hpp"
 #include "formats/golden.hpp"
-#include "warpconf/numbers.hpp"
 
 namespace wc::cli {
 namespace {

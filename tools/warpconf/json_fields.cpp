@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "warpconf/numbers.hpp"
+#include "core/numbers.hpp"
 
 namespace wc::cli {
 namespace {

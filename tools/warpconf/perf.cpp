@@ -10,10 +10,10 @@
 
 #include "core/device.hpp"
 #include "core/environment.hpp"
+#include "core/numbers.hpp"
 #include "core/perf/records.hpp"
 #include "core/records.hpp"
 #include "warpconf/golden.hpp"
-#include "warpconf/numbers.hpp"
 
 namespace wc::cli {
 namespace {

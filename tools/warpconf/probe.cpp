@@ -12,9 +12,9 @@
 #include "core/device.hpp"
 #include "core/environment.hpp"
 #include "core/known_deviations.hpp"
+#include "core/numbers.hpp"
 #include "core/records.hpp"
 #include "formats/golden.hpp"
-#include "warpconf/numbers.hpp"
 
 namespace wc::cli {
 namespace {

@@ -8,8 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/numbers.hpp"
 #include "formats/text.hpp"
-#include "warpconf/numbers.hpp"
 
 namespace wc::cli {
 

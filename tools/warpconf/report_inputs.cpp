@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/numbers.hpp"
 #include "formats/text.hpp"
-#include "warpconf/numbers.hpp"
 
 namespace wc::cli {
 namespace {

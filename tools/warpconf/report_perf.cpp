@@ -4,10 +4,10 @@
 #include <cmath>
 #include <set>
 
+#include "core/numbers.hpp"
 #include "core/perf/stats.hpp"
 #include "formats/perf.hpp"
 #include "formats/text.hpp"
-#include "warpconf/numbers.hpp"
 #include "warpconf/report.hpp"
 
 namespace wc::cli {

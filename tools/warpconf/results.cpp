@@ -7,10 +7,10 @@
 #include <limits>
 #include <set>
 
+#include "core/numbers.hpp"
 #include "core/records.hpp"
 #include "formats/text.hpp"
 #include "warpconf/json_fields.hpp"
-#include "warpconf/numbers.hpp"
 
 namespace wc::cli {
 namespace {

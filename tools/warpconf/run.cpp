@@ -17,10 +17,10 @@
 #include <optional>
 #include <set>
 
+#include "core/numbers.hpp"
 #include "core/records.hpp"
 #include "core/seed.hpp"
 #include "warpconf/keeper.hpp"
-#include "warpconf/numbers.hpp"
 #include "warpconf/report_inputs.hpp"
 
 namespace wc::cli {

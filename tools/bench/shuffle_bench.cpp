@@ -64,10 +64,10 @@ double random_pass(uint64_t seed, size_t cases_per_check, size_t& cases) {
   for (model::ShuffleOp op : model::kShuffleOps)
     for (model::Type type : model::kShuffleTypes) {
       const gen::CaseGen<gpu::ShuffleCalls> g = [op, type](gen::Draw& d) { return gen::shuffle_case(d, op, type); };
-      const gen::detail::Found found =
-          gen::detail::run_cases(gen::detail::draw_cases(g, seed, 0, cases_per_check), {"random", "random"});
-      if (found.report.bad_lanes() != 0) return -1;
-      cases += found.report.tally.cases;
+      const gen::detail::Found<gpu::ShuffleCalls> found = gen::detail::run_cases<gpu::ShuffleCalls>(
+          gen::detail::draw_cases<gpu::ShuffleCalls>(g, seed, 0, cases_per_check), {"random", "random"});
+      if (found.check.report.bad_lanes() != 0) return -1;
+      cases += found.check.report.tally.cases;
       ++seed;
     }
   return seconds_since(start);

@@ -5,8 +5,11 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+#include <string_view>
 
 #include "core/probe.hpp"
+#include "families/registry.hpp"
 #include "formats/contracts.hpp"
 #include "warpconf/probe.hpp"
 
@@ -14,15 +17,21 @@ namespace wc::cli {
 namespace {
 
 using gpu::ProbeCase;
-using gpu::ProbeOp;
 using gpu::ProbeScenario;
+
+// The probe of this id.
+const ProbeCase& probe(std::string_view id) {
+  for (const ProbeCase& c : families::probe_cases())
+    if (c.id == id) return c;
+  throw std::invalid_argument("no probe " + std::string(id));
+}
 
 TEST(ProbeTable, every_op_has_every_scenario_with_the_documented_masks) {
   std::set<std::string> ids;
-  std::map<ProbeOp, std::vector<std::pair<ProbeScenario, uint32_t>>> by_op;
-  for (const ProbeCase& c : gpu::probe_cases()) {
+  std::map<std::string_view, std::vector<std::pair<ProbeScenario, uint32_t>>> by_op;
+  for (const ProbeCase& c : families::probe_cases()) {
     EXPECT_TRUE(ids.insert(c.id).second) << c.id;
-    by_op[c.op].push_back({c.scenario, c.mask});
+    by_op[c.op->name].push_back({c.scenario, c.mask});
     const bool half = c.scenario == ProbeScenario::divergent_partial || c.scenario == ProbeScenario::exited_in_mask ||
                       c.scenario == ProbeScenario::other_intrinsic;
     EXPECT_EQ(c.lim, half ? 16 : 32) << c.id << ": the other outside scenarios need every lane to call";
@@ -37,13 +46,14 @@ TEST(ProbeTable, every_op_has_every_scenario_with_the_documented_masks) {
       {ProbeScenario::divergent_partial, 0xfffffffeu},  {ProbeScenario::exited_in_mask, 0xffffffffu},
       {ProbeScenario::other_intrinsic, 0xffffffffu}};
   for (const auto& [op, scenarios] : by_op) {
-    if (op == ProbeOp::activemask) EXPECT_EQ(scenarios.size(), 4u);
-    else EXPECT_EQ(scenarios, with_mask) << gpu::name(op);
+    if (op == "activemask") EXPECT_EQ(scenarios.size(), 4u);
+    else EXPECT_EQ(scenarios, with_mask) << op;
   }
-  EXPECT_EQ(gpu::probe_cases().front().id, "shfl.control.ffffffff");
-  EXPECT_EQ(gpu::needs_compute_capability(ProbeOp::reduce_xor), 80);
-  EXPECT_EQ(gpu::other_intrinsic(ProbeOp::ballot), "__shfl_sync");
-  EXPECT_EQ(gpu::other_intrinsic(ProbeOp::syncwarp), "__ballot_sync");
+  EXPECT_EQ(probe("reduce_xor.control.ffffffff").op->needs_compute_capability, 80);
+  EXPECT_EQ(probe("shfl.control.ffffffff").op->needs_compute_capability, 70);
+  EXPECT_EQ(probe("ballot.control.ffffffff").op->other_intrinsic, "__shfl_sync");
+  EXPECT_EQ(probe("syncwarp.control.ffffffff").op->other_intrinsic, "__ballot_sync");
+  EXPECT_EQ(probe("activemask.control").op->family, "activemask");
 }
 
 isolation::CaseResult result(isolation::Outcome o, std::string text = "", int code = 0) {
@@ -55,8 +65,7 @@ isolation::CaseResult result(isolation::Outcome o, std::string text = "", int co
 }
 
 TEST(ProbeOutcome, each_isolated_result_becomes_its_line) {
-  const ProbeCase& shfl = gpu::probe_cases().at(3);  // shfl.divergent-outside.1f
-  ASSERT_EQ(shfl.id, "shfl.divergent-outside.1f");
+  const ProbeCase& shfl = probe("shfl.divergent-outside.1f");
   golden::ContractLine l = contract_line(shfl, result(isolation::Outcome::cuda_error, "cudaErrorIllegalInstruction", 715), 20);
   EXPECT_EQ(l.outcome, "trapped");
   EXPECT_EQ(l.detail, "cudaErrorIllegalInstruction 715");
@@ -68,8 +77,7 @@ TEST(ProbeOutcome, each_isolated_result_becomes_its_line) {
   crashed.signal = 11;
   EXPECT_EQ(contract_line(shfl, crashed, 20).detail, "signal 11");
   EXPECT_EQ(contract_line(shfl, result(isolation::Outcome::ran, "65*31 -"), 20).detail, "65*31 -");
-  const ProbeCase& active = gpu::probe_cases().back();
-  ASSERT_EQ(active.op, ProbeOp::activemask);
+  const ProbeCase& active = probe("activemask.control");
   EXPECT_EQ(contract_line(active, result(isolation::Outcome::ran, "ffff*16 -*16"), 20).mask, "-");
   EXPECT_TRUE(is_trap(715) && is_trap(700) && is_trap(719) && !is_trap(1) && !is_trap(46));
 }

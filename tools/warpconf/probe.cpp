@@ -14,6 +14,7 @@
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
+#include "families/registry.hpp"
 #include "formats/golden.hpp"
 
 namespace wc::cli {
@@ -104,7 +105,7 @@ void append_records(const std::vector<gpu::ProbeCase>& cases, const std::vector<
     const golden::ContractLine& now = lines[i];
     testing::CheckInfo info;
     info.family = "contract";
-    info.intrinsic = std::string(gpu::intrinsic(cases[i].op));
+    info.intrinsic = std::string(cases[i].op->intrinsic);
     info.scenes = now.scenario;
     info.arguments = gpu::describe(cases[i]);
     info.block = "32x1x1";
@@ -119,7 +120,7 @@ void append_records(const std::vector<gpu::ProbeCase>& cases, const std::vector<
       verdict = same ? testing::Verdict::pass : testing::Verdict::behaviour_change;
     }
     info.extra = {{"contract", {{"id", now.id},
-                                {"probe_family", std::string(gpu::family(cases[i].op))},
+                                {"probe_family", std::string(cases[i].op->family)},
                                 {"scenario", now.scenario},
                                 {"mask", now.mask},
                                 {"lim", now.lim},
@@ -143,7 +144,7 @@ golden::ContractLine contract_line(const gpu::ProbeCase& c, const isolation::Cas
   golden::ContractLine l;
   l.id = c.id;
   l.scenario = std::string(gpu::name(c.scenario));
-  l.mask = gpu::takes_mask(c.op) ? hex_text(c.mask) : "-";
+  l.mask = c.op->takes_mask ? hex_text(c.mask) : "-";
   l.lim = c.lim;
   switch (r.outcome) {
     case isolation::Outcome::ran:
@@ -207,12 +208,12 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
     require_utf8_path("--out", o.out);
     if (o.verify) require_utf8_path("--verify", *o.verify);
     std::vector<gpu::ProbeCase> cases;
-    std::set<std::string> families;
-    for (const gpu::ProbeCase& c : gpu::probe_cases()) families.insert(std::string(gpu::family(c.op)));
+    std::set<std::string> probed;
+    for (const gpu::ProbeCase& c : families::probe_cases()) probed.insert(std::string(c.op->family));
     for (const std::string& f : o.families)
-      if (families.count(f) == 0) throw UsageError("no probe family " + f);
-    for (const gpu::ProbeCase& c : gpu::probe_cases())
-      if (o.families.empty() || std::count(o.families.begin(), o.families.end(), std::string(gpu::family(c.op))) > 0)
+      if (probed.count(f) == 0) throw UsageError("no probe family " + f);
+    for (const gpu::ProbeCase& c : families::probe_cases())
+      if (o.families.empty() || std::count(o.families.begin(), o.families.end(), std::string(c.op->family)) > 0)
         cases.push_back(c);
     std::optional<golden::ContractsFile> recorded;
     if (o.verify && !o.verify->empty()) recorded = read_probes(*o.verify);  // bad input before any run
@@ -244,12 +245,12 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
       for (size_t id : ids) {
         j.begin(id);
         const gpu::ProbeCase& c = cases[id];
-        const int needed = gpu::needs_compute_capability(c.op);
+        const int needed = c.op->needs_compute_capability;
         if (needed > capability) {
           j.not_supported(id, "needs compute capability " + std::to_string(needed / 10) + "." + std::to_string(needed % 10));
           continue;
         }
-        const gpu::ProbeRun run = gpu::run_probe(c);
+        const gpu::ProbeRun run = families::run_probe(c);
         if (run.cuda_error != 0) return j.cuda_error(id, run.cuda_error, run.error_name);  // the context is gone
         std::vector<std::optional<uint64_t>> words(32);
         for (int lane = 0; lane < 32; ++lane)

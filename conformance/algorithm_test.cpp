@@ -173,7 +173,7 @@ TEST(AlgorithmModel, has_an_identity_for_every_operator_and_type) {
     }
 }
 
-class AlgorithmDocumentedOnGpu : public testing::GpuTest {};
+class AlgorithmDocumentedOnGpu : public check::GpuTest {};
 
 TEST_F(AlgorithmDocumentedOnGpu, gives_the_documented_result) {
   for (const AlgorithmExample& ex : examples()) {
@@ -208,7 +208,7 @@ std::vector<AlgorithmParam> every_algorithm_op_and_type() {
   return out;
 }
 
-class AlgorithmSweepOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<AlgorithmParam> {};
+class AlgorithmSweepOnGpu : public check::GpuTest, public ::testing::WithParamInterface<AlgorithmParam> {};
 
 TEST_P(AlgorithmSweepOnGpu, agrees_with_the_model) {
   const AlgorithmParam p = GetParam();
@@ -222,7 +222,7 @@ INSTANTIATE_TEST_SUITE_P(Every, AlgorithmSweepOnGpu, ::testing::ValuesIn(every_a
                                   std::string(model::info(info.param.type).name);
                          });
 
-class AlgorithmBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
+class AlgorithmBlockShapesOnGpu : public check::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
 
 TEST_P(AlgorithmBlockShapesOnGpu, agree_with_the_model) {
   for (WarpAlgorithm algorithm : model::kWarpAlgorithms)

@@ -167,13 +167,13 @@ TEST(BlockAlgorithm, comparison_passes_the_models_results_and_catches_one_wrong_
     const gpu::BlockBatch b = sweeps::block_batch({AlgorithmOp::sum, impl}, Type::f32, {65, 1, 1});
     gpu::WarpResults r;
     write_model_results(b, r);
-    const testing::CheckReport clean = gen::check_batch(b, r).report;
+    const check::CheckReport clean = gen::check_batch(b, r).report;
     EXPECT_TRUE(clean.clean()) << gpu::block_text(b.op) << ": " << clean.bad_lanes() << " bad, "
                                << clean.tally.compared() << " compared";
     // Thread 0's second reduction of case 3 written wrong by 1.5: thread 0 is compared by both models.
     const size_t at = 3 * r.outputs + 65;
     r.bits[at] = bits_of(b.type, model::floating_value(b.type, r.bits[at]) + 1.5);
-    const testing::CheckReport bad = gen::check_batch(b, r).report;
+    const check::CheckReport bad = gen::check_batch(b, r).report;
     EXPECT_EQ(bad.bad_lanes(), 1u) << gpu::block_text(b.op);
     EXPECT_EQ(bad.wrong_values, 1u) << gpu::block_text(b.op);
     ASSERT_TRUE(bad.first);
@@ -182,7 +182,7 @@ TEST(BlockAlgorithm, comparison_passes_the_models_results_and_catches_one_wrong_
   }
 }
 
-class BlockAlgorithmOnGpu : public testing::GpuTest {};
+class BlockAlgorithmOnGpu : public check::GpuTest {};
 
 TEST_F(BlockAlgorithmOnGpu, gives_every_thread_the_worked_out_total) {
   for (const BlockExample& ex : examples()) {
@@ -228,7 +228,7 @@ std::string param_name(const ::testing::TestParamInfo<BlockParam>& info) {
   return std::string(model::op_name(info.param.op)) + "_" + std::string(model::info(info.param.type).name);
 }
 
-class BlockAlgorithmSweepOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<BlockParam> {};
+class BlockAlgorithmSweepOnGpu : public check::GpuTest, public ::testing::WithParamInterface<BlockParam> {};
 
 TEST_P(BlockAlgorithmSweepOnGpu, agrees_with_the_model_at_the_contracts_edges) {
   std::vector<gpu::BlockBatch> batches;
@@ -243,7 +243,7 @@ TEST_P(BlockAlgorithmSweepOnGpu, agrees_with_the_model_at_the_contracts_edges) {
 
 INSTANTIATE_TEST_SUITE_P(Every, BlockAlgorithmSweepOnGpu, ::testing::ValuesIn(every_op_and_type()), param_name);
 
-class BlockLibraryOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<BlockParam> {};
+class BlockLibraryOnGpu : public check::GpuTest, public ::testing::WithParamInterface<BlockParam> {};
 
 TEST_P(BlockLibraryOnGpu, cub_block_reduce_agrees_with_the_exact_result_within_its_bound) {
   std::vector<gpu::BlockBatch> batches;

@@ -9,9 +9,9 @@
 namespace wc {
 namespace {
 
-using testing::Bound;
-using testing::Number;
-using testing::within;
+using check::Bound;
+using check::Number;
+using check::within;
 
 TEST(Bounds, match_nan_only_with_nan_and_infinity_only_with_itself) {
   const Bound loose{Number::f32, 1e30, 1.0, 1000};
@@ -25,14 +25,14 @@ TEST(Bounds, match_nan_only_with_nan_and_infinity_only_with_itself) {
 
 TEST(Bounds, count_signed_zeros_as_one_value) {
   EXPECT_TRUE(within(Bound{Number::f32}, 0x80000000, 0x00000000)) << "-0 and +0 are 0 apart";
-  EXPECT_EQ(testing::ulp_distance(Number::f32, 0x80000001, 0x00000001), 2u) << "-min denormal to +min denormal";
-  EXPECT_EQ(testing::ulp_distance(Number::f64, 0x8000000000000000, 0x0000000000000001), 1u);
+  EXPECT_EQ(check::ulp_distance(Number::f32, 0x80000001, 0x00000001), 2u) << "-min denormal to +min denormal";
+  EXPECT_EQ(check::ulp_distance(Number::f64, 0x8000000000000000, 0x0000000000000001), 1u);
 }
 
 TEST(Bounds, step_over_denormals_one_ulp_at_a_time) {
-  EXPECT_EQ(testing::ulp_distance(Number::f32, 0x007FFFFF, 0x00800000), 1u) << "largest denormal to smallest normal";
-  EXPECT_EQ(testing::ulp_distance(Number::f16, 0x03FF, 0x0400), 1u);
-  EXPECT_EQ(testing::ulp_distance(Number::bf16, 0x007F, 0x0080), 1u);
+  EXPECT_EQ(check::ulp_distance(Number::f32, 0x007FFFFF, 0x00800000), 1u) << "largest denormal to smallest normal";
+  EXPECT_EQ(check::ulp_distance(Number::f16, 0x03FF, 0x0400), 1u);
+  EXPECT_EQ(check::ulp_distance(Number::bf16, 0x007F, 0x0080), 1u);
 }
 
 TEST(Bounds, reject_one_ulp_past_the_bound) {

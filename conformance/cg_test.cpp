@@ -191,7 +191,7 @@ std::vector<TileParam> every_tile_op() {
   return out;
 }
 
-class CgTileOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<TileParam> {};
+class CgTileOnGpu : public check::GpuTest, public ::testing::WithParamInterface<TileParam> {};
 
 TEST_P(CgTileOnGpu, agrees_with_the_model) {
   sweeps::expect_gpu_agrees(sweeps::tile_batch(GetParam().op, GetParam().size), 16);
@@ -201,7 +201,7 @@ INSTANTIATE_TEST_SUITE_P(EverySizeAndOp, CgTileOnGpu, ::testing::ValuesIn(every_
   return std::string(model::op_name(info.param.op)) + "_" + std::to_string(info.param.size);
 });
 
-class CgTileBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
+class CgTileBlockShapesOnGpu : public check::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
 
 TEST_P(CgTileBlockShapesOnGpu, agree_with_the_model) {
   for (const TileParam& p : every_tile_op())
@@ -227,7 +227,7 @@ std::vector<PartitionParam> every_partition() {
   return out;
 }
 
-class CgPartitionOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<PartitionParam> {};
+class CgPartitionOnGpu : public check::GpuTest, public ::testing::WithParamInterface<PartitionParam> {};
 
 TEST_P(CgPartitionOnGpu, gives_membership_and_meta_group_rank_and_size) {
   const PartitionParam p = GetParam();
@@ -256,7 +256,7 @@ std::vector<CoalescedParam> every_coalesced_op() {
   return out;
 }
 
-class CgCoalescedOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<CoalescedParam> {};
+class CgCoalescedOnGpu : public check::GpuTest, public ::testing::WithParamInterface<CoalescedParam> {};
 
 // Each lane's output holds the op's result and its group's membership; both are compared with the
 // model, which takes the group from the branch arms and the partition predicates.

@@ -8,7 +8,7 @@
 namespace wc {
 namespace {
 
-class device : public testing::GpuTest {};
+class device : public check::GpuTest {};
 
 TEST_F(device, present) {
   EXPECT_GE(gpu::compute_capability(gpu::device().info), 75) << "CUDA 13 supports compute capability 7.5 and up";

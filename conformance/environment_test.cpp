@@ -163,21 +163,21 @@ TEST(Environment, switches_read_their_values) {
 TEST(SeedChoice, is_fixed_by_default_and_set_by_warpconf_seed_or_rc_params) {
   const Setting no_seed("WARPCONF_SEED", std::nullopt), no_params("RC_PARAMS", std::nullopt),
       no_soak("WARPCONF_SOAK", std::nullopt);
-  EXPECT_EQ(testing::choose_seed().seed, testing::kDefaultSeed);
-  EXPECT_EQ(testing::choose_seed().origin, "default");
+  EXPECT_EQ(check::choose_seed().seed, check::kDefaultSeed);
+  EXPECT_EQ(check::choose_seed().origin, "default");
   {
     const Setting params("RC_PARAMS", "max_success=10 seed=5 noshrink=1");
-    EXPECT_EQ(testing::choose_seed().seed, 5u);
-    EXPECT_EQ(testing::choose_seed().origin, "RC_PARAMS");
+    EXPECT_EQ(check::choose_seed().seed, 5u);
+    EXPECT_EQ(check::choose_seed().origin, "RC_PARAMS");
     const Setting seed("WARPCONF_SEED", "17");
-    EXPECT_EQ(testing::choose_seed().seed, 17u) << "WARPCONF_SEED wins";
+    EXPECT_EQ(check::choose_seed().seed, 17u) << "WARPCONF_SEED wins";
   }
   {
     const Setting params("RC_PARAMS", "reseed=9");
-    EXPECT_EQ(testing::choose_seed().origin, "default");
+    EXPECT_EQ(check::choose_seed().origin, "default");
   }
   const Setting soak("WARPCONF_SOAK", "30");
-  EXPECT_EQ(testing::choose_seed().origin, "soak");
+  EXPECT_EQ(check::choose_seed().origin, "soak");
 }
 
 // README.md's table, "| `NAME` | values | unset or empty | what it does |", row by row.

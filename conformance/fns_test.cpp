@@ -51,7 +51,7 @@ TEST(FnsClassesModel, leave_only_bases_past_31_undefined) {
   EXPECT_EQ(model::fns(0, 3, 1).cls, model::LaneClass::ptx_defined);  // the header's doc contradicts itself
 }
 
-class FnsDocumentedOnGpu : public testing::GpuTest {};
+class FnsDocumentedOnGpu : public check::GpuTest {};
 
 TEST_F(FnsDocumentedOnGpu, gives_the_documented_result) {
   gpu::FnsBatch b;
@@ -77,7 +77,7 @@ TEST_F(FnsDocumentedOnGpu, gives_the_documented_result) {
   sweeps::expect_gpu_gives_documented(b, {lanes});
 }
 
-class FnsSweepOnGpu : public testing::GpuTest {};
+class FnsSweepOnGpu : public check::GpuTest {};
 
 TEST_F(FnsSweepOnGpu, agrees_with_the_model_for_every_base_and_offset) {
   sweeps::expect_gpu_agrees(sweeps::fns_batch());

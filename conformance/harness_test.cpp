@@ -57,14 +57,14 @@ model::WarpOutcome one_defined_lane(uint64_t bits) {
   return want;
 }
 
-testing::CheckReport compare_lane0(const model::WarpOutcome& want, uint64_t got, uint8_t wrote) {
+check::CheckReport compare_lane0(const model::WarpOutcome& want, uint64_t got, uint8_t wrote) {
   uint64_t bits[32];
   uint8_t wrote_lanes[32] = {};
   std::fill(bits, bits + 32, gpu::kSentinel);
   bits[0] = got;
   wrote_lanes[0] = wrote;
-  testing::CheckReport report;
-  testing::compare_warp(0, want, bits, wrote_lanes, report);
+  check::CheckReport report;
+  check::compare_warp(0, want, bits, wrote_lanes, report);
   return report;
 }
 
@@ -116,13 +116,13 @@ TEST(CompareHarness, compares_every_output_of_a_case_whose_lanes_write_several) 
   std::vector<uint64_t> got(70, gpu::kSentinel);
   std::vector<uint8_t> wrote(70, 0);
   for (size_t e = 0; e < 64; ++e) got[e] = e, wrote[e] = 1;
-  testing::CheckReport report;
-  testing::compare_outputs(0, want.data(), want.size(), got.data(), wrote.data(), report);
+  check::CheckReport report;
+  check::compare_outputs(0, want.data(), want.size(), got.data(), wrote.data(), report);
   EXPECT_TRUE(report.clean());
   got[69] = 0, wrote[69] = 1;  // a write past the row's end
   got[40] = 0;
-  testing::CheckReport bad;
-  testing::compare_outputs(0, want.data(), want.size(), got.data(), wrote.data(), bad);
+  check::CheckReport bad;
+  check::compare_outputs(0, want.data(), want.size(), got.data(), wrote.data(), bad);
   EXPECT_EQ(bad.bad_lanes(), 2u);
   ASSERT_TRUE(bad.first && bad.last);
   EXPECT_EQ(bad.first->lane, 40);
@@ -130,7 +130,7 @@ TEST(CompareHarness, compares_every_output_of_a_case_whose_lanes_write_several) 
 }
 
 TEST(CompareHarness, does_not_call_a_check_of_nothing_clean) {
-  const testing::CheckReport report = compare_lane0(model::WarpOutcome{}, gpu::kSentinel, 0);
+  const check::CheckReport report = compare_lane0(model::WarpOutcome{}, gpu::kSentinel, 0);
   EXPECT_EQ(report.bad_lanes(), 0u);
   EXPECT_FALSE(report.clean());
 }
@@ -145,12 +145,12 @@ TEST(CompareHarness, finds_one_planted_bad_lane_in_a_sweep_and_names_it) {
   size_t planted = b.cases.size() * 3 / 4 * 32;
   while (gpu::outcome(b, planted / 32)[planted % 32].cls != LaneClass::ptx_defined) ++planted;
   results.bits[planted] ^= 0x8000;
-  const testing::CheckReport report = gen::check_batch(b, results).report;
+  const check::CheckReport report = gen::check_batch(b, results).report;
   EXPECT_EQ(report.bad_lanes(), 1u);
   ASSERT_TRUE(report.first.has_value());
   EXPECT_EQ(report.first->case_index, planted / 32);
   EXPECT_EQ(report.first->lane, static_cast<int>(planted % 32));
-  const std::string diff = testing::diff_text(
+  const std::string diff = check::diff_text(
       report, [&](size_t c, int lane) { return gpu::describe(b, c, lane); }, sweeps::hex_digits(b.type));
   EXPECT_NE(diff.find("explain shfl_xor --mask"), std::string::npos) << diff;
   EXPECT_NE(diff.find("--type f16 "), std::string::npos) << diff;
@@ -167,7 +167,7 @@ TEST(CompareHarness, takes_coalesced_groups_from_the_inputs_not_from_the_gpu) {
   for (size_t c = 0; c < results.cases; ++c)
     for (int lane = 0; lane < 32; ++lane)
       if (results.wrote[c * 32 + lane]) results.bits[c * 32 + lane] = (uint64_t{1} << (32 + lane)) | 1u;
-  const testing::CheckReport report = gen::check_batch(b, results).report;
+  const check::CheckReport report = gen::check_batch(b, results).report;
   EXPECT_GT(report.bad_lanes(), 0u);
   ASSERT_TRUE(report.first.has_value());
   EXPECT_NE(report.first->want.bits >> 32, uint64_t{1} << report.first->lane) << "the model's group is not the GPU's";
@@ -209,8 +209,8 @@ TEST(CompareHarness, counts_every_lane_once_per_class) {
   const gpu::ShuffleBatch b = sweeps::sweep_batch(model::ShuffleOp::idx, model::Type::i32);
   gpu::WarpResults results;
   write_model_results(b, results);
-  const testing::CheckReport report = gen::check_batch(b, results).report;
-  const testing::LaneTally& t = report.tally;
+  const check::CheckReport report = gen::check_batch(b, results).report;
+  const check::LaneTally& t = report.tally;
   EXPECT_EQ(t.cases, b.cases.size());
   EXPECT_EQ(t.of(LaneClass::defined) + t.of(LaneClass::ptx_defined) + t.of(LaneClass::undefined) +
                 t.of(LaneClass::not_called),
@@ -245,12 +245,12 @@ class ResultRecords : public ::testing::Test {
       if (r->GetTestProperty(i).key() == key) return r->GetTestProperty(i).value();
     return "";
   }
-  static testing::CaseText no_text(size_t, int) { return {"synthetic", "none"}; }
+  static check::CaseText no_text(size_t, int) { return {"synthetic", "none"}; }
   std::filesystem::path path_;
 };
 
-const testing::CheckInfo kSynthetic = [] {
-  testing::CheckInfo info;
+const check::CheckInfo kSynthetic = [] {
+  check::CheckInfo info;
   info.family = "fns";
   info.intrinsic = "__fns";
   info.scenes = "one lane";
@@ -260,9 +260,9 @@ const testing::CheckInfo kSynthetic = [] {
 }();
 
 TEST_F(ResultRecords, sum_the_counts_of_every_check_a_test_makes) {
-  testing::expect_agrees(compare_lane0(one_defined_lane(5), 5, 1), no_text, 8, kSynthetic);
-  testing::expect_agrees(compare_lane0(one_defined_lane(7), 7, 1), no_text, 8, kSynthetic);
-  testing::expect_agrees(compare_lane0(one_defined_lane(9), 9, 1), no_text, 8, kSynthetic);
+  check::expect_agrees(compare_lane0(one_defined_lane(5), 5, 1), no_text, 8, kSynthetic);
+  check::expect_agrees(compare_lane0(one_defined_lane(7), 7, 1), no_text, 8, kSynthetic);
+  check::expect_agrees(compare_lane0(one_defined_lane(9), 9, 1), no_text, 8, kSynthetic);
   EXPECT_EQ(property("cases"), "3") << "GoogleTest keeps the last value of a key: it must be the sum";
   EXPECT_EQ(property("lanes_defined"), "3");
   EXPECT_EQ(property("lanes_not_called"), "93");
@@ -271,7 +271,7 @@ TEST_F(ResultRecords, sum_the_counts_of_every_check_a_test_makes) {
   EXPECT_EQ(r[0]["record"], "device");
   for (size_t i = 1; i < r.size(); ++i) {
     EXPECT_EQ(r[i]["record"], "check");
-    EXPECT_EQ(r[i]["schema"], testing::kResultsSchema);
+    EXPECT_EQ(r[i]["schema"], check::kResultsSchema);
     EXPECT_EQ(r[i]["test"], "ResultRecords.sum_the_counts_of_every_check_a_test_makes");
     EXPECT_EQ(r[i]["intrinsic"], "__fns");
     EXPECT_EQ(r[i]["scenario"]["block"], "32x1x1");
@@ -284,18 +284,18 @@ TEST_F(ResultRecords, sum_the_counts_of_every_check_a_test_makes) {
 
 TEST_F(ResultRecords, keep_conformance_failures_and_known_deviations_apart) {
   // __fns(mask, 0, INT_MIN): PTX finds nothing (0xffffffff); sm_90 is listed as returning 0.
-  testing::use_deviations(golden::read_deviations_file(testing::golden_root() + "/sm_90/deviations.txt"));
+  check::use_deviations(golden::read_deviations_file(check::golden_root() + "/sm_90/deviations.txt"));
   model::WarpOutcome int_min{};
   int_min[0] = model::fns(0xFFFFFFFF, 0, INT32_MIN);
-  const testing::CheckReport deviation = compare_lane0(int_min, 0, 1);
+  const check::CheckReport deviation = compare_lane0(int_min, 0, 1);
   EXPECT_EQ(deviation.bad_lanes(), 0u);
   ASSERT_EQ(deviation.deviations.size(), 1u);
   EXPECT_EQ(deviation.deviations.begin()->first->id, "fns.int-min");
-  EXPECT_EQ(testing::verdict_of(deviation), testing::Verdict::known_deviation);
-  const testing::CheckReport other_value = compare_lane0(int_min, 1, 1);
+  EXPECT_EQ(check::verdict_of(deviation), check::Verdict::known_deviation);
+  const check::CheckReport other_value = compare_lane0(int_min, 1, 1);
   EXPECT_EQ(other_value.bad_lanes(), 1u) << "only the recorded value is the deviation";
-  testing::expect_agrees(deviation, no_text, 8, kSynthetic);
-  EXPECT_NONFATAL_FAILURE(testing::expect_agrees(other_value, no_text, 8, kSynthetic), "1 bad lanes (1 ptx-defined)");
+  check::expect_agrees(deviation, no_text, 8, kSynthetic);
+  EXPECT_NONFATAL_FAILURE(check::expect_agrees(other_value, no_text, 8, kSynthetic), "1 bad lanes (1 ptx-defined)");
   const std::vector<nlohmann::json> r = records();
   ASSERT_EQ(r.size(), 3u);
   EXPECT_EQ(r[1]["verdict"], "known-deviation");
@@ -309,9 +309,9 @@ TEST_F(ResultRecords, keep_conformance_failures_and_known_deviations_apart) {
 }
 
 TEST_F(ResultRecords, fail_a_check_that_compared_nothing) {
-  const testing::CheckReport nothing = compare_lane0(model::WarpOutcome{}, gpu::kSentinel, 0);
-  EXPECT_EQ(testing::verdict_of(nothing), testing::Verdict::nothing_compared);
-  EXPECT_NONFATAL_FAILURE(testing::expect_agrees(nothing, no_text, 8, kSynthetic), "no lane was compared");
+  const check::CheckReport nothing = compare_lane0(model::WarpOutcome{}, gpu::kSentinel, 0);
+  EXPECT_EQ(check::verdict_of(nothing), check::Verdict::nothing_compared);
+  EXPECT_NONFATAL_FAILURE(check::expect_agrees(nothing, no_text, 8, kSynthetic), "no lane was compared");
   EXPECT_EQ(records().back()["verdict"], "nothing-compared");
 }
 
@@ -383,11 +383,11 @@ TEST(NotSupported, names_the_intrinsic_and_both_compute_capabilities) {
   gpu::DeviceInfo turing;
   turing.cc_major = 7;
   turing.cc_minor = 5;
-  EXPECT_EQ(testing::not_supported(80, "__reduce_add_sync", turing),
+  EXPECT_EQ(check::not_supported(80, "__reduce_add_sync", turing),
             "NotSupported: __reduce_add_sync needs compute capability 8.0, device is 7.5");
   gpu::DeviceInfo hopper;
   hopper.cc_major = 9;
-  EXPECT_FALSE(testing::not_supported(80, "__reduce_add_sync", hopper).has_value());
+  EXPECT_FALSE(check::not_supported(80, "__reduce_add_sync", hopper).has_value());
 }
 
 }  // namespace

@@ -129,9 +129,9 @@ TEST(LibraryModel, bounds_a_float_sum_by_gamma_n_minus_1_times_the_sum_of_magnit
   EXPECT_EQ(out[0].tolerance->exact, 1 + 3 * 0x1p-24);
   // gamma_3 = 3u / (1 - 3u), u = 2^-24, times sum |x| = 1 + 3 * 2^-24; plus the host's rounding.
   EXPECT_NEAR(out[0].tolerance->allowed, 3 * 0x1p-24, 1e-13);
-  EXPECT_TRUE(testing::within(*out[0].tolerance, bits_of(Type::f32, 1.0))) << "lane order: each step rounds to 1";
-  EXPECT_TRUE(testing::within(*out[0].tolerance, 0x3F800002u)) << "(2^-24 + 2^-24 + 2^-24) + 1 rounds the tie to 1 + 2^-22";
-  EXPECT_FALSE(testing::within(*out[0].tolerance, 0x3F800004u)) << "1 + 2^-21 is no order's result";
+  EXPECT_TRUE(check::within(*out[0].tolerance, bits_of(Type::f32, 1.0))) << "lane order: each step rounds to 1";
+  EXPECT_TRUE(check::within(*out[0].tolerance, 0x3F800002u)) << "(2^-24 + 2^-24 + 2^-24) + 1 rounds the tie to 1 + 2^-22";
+  EXPECT_FALSE(check::within(*out[0].tolerance, 0x3F800004u)) << "1 + 2^-21 is no order's result";
 }
 
 TEST(LibraryModel, compares_float_min_and_max_by_value_and_leaves_nans_to_the_order) {
@@ -140,9 +140,9 @@ TEST(LibraryModel, compares_float_min_and_max_by_value_and_leaves_nans_to_the_or
   values[1] = 0x00000000;  // +0
   const auto out = model::library_algorithm(LibraryCall::cg_reduce, AlgorithmOp::min, Type::f32, kFull, 4, values, 0);
   ASSERT_TRUE(out[0].tolerance.has_value());
-  EXPECT_TRUE(testing::within(*out[0].tolerance, 0x00000000u));
-  EXPECT_TRUE(testing::within(*out[0].tolerance, 0x80000000u));
-  EXPECT_FALSE(testing::within(*out[0].tolerance, bits_of(Type::f32, 2.0)));
+  EXPECT_TRUE(check::within(*out[0].tolerance, 0x00000000u));
+  EXPECT_TRUE(check::within(*out[0].tolerance, 0x80000000u));
+  EXPECT_FALSE(check::within(*out[0].tolerance, bits_of(Type::f32, 2.0)));
   values[2] = 0x7FC00000;
   const auto nan = model::library_algorithm(LibraryCall::cg_reduce, AlgorithmOp::max, Type::f32, kFull, 4, values, 0);
   EXPECT_EQ(nan[0].cls, LaneClass::undefined);
@@ -201,10 +201,10 @@ TEST(LibraryComparison, accepts_another_order_and_catches_a_dropped_element) {
   };
   gpu::WarpResults descending, dropped;
   fill(false, descending);
-  const testing::CheckReport good = gen::check_batch(b, descending).report;
-  EXPECT_TRUE(good.clean()) << testing::diff_text(good, [&](size_t c, int l) { return gpu::describe(b, c, l); }, 8);
+  const check::CheckReport good = gen::check_batch(b, descending).report;
+  EXPECT_TRUE(good.clean()) << check::diff_text(good, [&](size_t c, int l) { return gpu::describe(b, c, l); }, 8);
   fill(true, dropped);
-  const testing::CheckReport bad = gen::check_batch(b, dropped).report;
+  const check::CheckReport bad = gen::check_batch(b, dropped).report;
   EXPECT_GT(bad.wrong_values, 0u) << "dropping an element must leave the bound";
 }
 
@@ -254,7 +254,7 @@ TEST(LibrarySweeps, cover_every_operator_for_int_and_float_and_sum_min_max_for_t
   EXPECT_EQ(params.size(), 2u * 3u * 24u + 3u * 7u + 24u);
 }
 
-class LibrarySweepOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<LibraryParam> {};
+class LibrarySweepOnGpu : public check::GpuTest, public ::testing::WithParamInterface<LibraryParam> {};
 
 TEST_P(LibrarySweepOnGpu, agrees_with_the_order_free_model) {
   const LibraryParam p = GetParam();
@@ -269,7 +269,7 @@ INSTANTIATE_TEST_SUITE_P(Every, LibrarySweepOnGpu, ::testing::ValuesIn(every_bui
                                   std::string(model::info(info.param.type).name);
                          });
 
-class LibraryBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
+class LibraryBlockShapesOnGpu : public check::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
 
 TEST_P(LibraryBlockShapesOnGpu, agree_with_the_order_free_model) {
   for (Implementation impl : {Implementation::cg_tile, Implementation::cub_warp})

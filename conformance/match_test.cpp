@@ -71,7 +71,7 @@ TEST(MatchClassesModel, returns_only_non_exited_lanes_where_the_guide_says_mask)
   EXPECT_EQ(out[1].deviation->id, "guide.match-all-mask");
 }
 
-class MatchDocumentedOnGpu : public testing::GpuTest {};
+class MatchDocumentedOnGpu : public check::GpuTest {};
 
 TEST_F(MatchDocumentedOnGpu, gives_the_documented_result) {
   for (const MatchExample& ex : kMatchExamples) {
@@ -85,13 +85,13 @@ TEST_F(MatchDocumentedOnGpu, gives_the_documented_result) {
   }
 }
 
-using MatchParam = testing::OpAndType<MatchOp>;
+using MatchParam = check::OpAndType<MatchOp>;
 
 std::vector<MatchParam> every_op_and_type() {
-  return testing::every_op_and_type(model::kMatchOps, model::kMatchTypes, [](MatchOp, Type) { return true; });
+  return check::every_op_and_type(model::kMatchOps, model::kMatchTypes, [](MatchOp, Type) { return true; });
 }
 
-class MatchSweepOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<MatchParam> {};
+class MatchSweepOnGpu : public check::GpuTest, public ::testing::WithParamInterface<MatchParam> {};
 
 TEST_P(MatchSweepOnGpu, agrees_with_the_model) {
   const MatchParam p = GetParam();
@@ -99,7 +99,7 @@ TEST_P(MatchSweepOnGpu, agrees_with_the_model) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryOpAndType, MatchSweepOnGpu, ::testing::ValuesIn(every_op_and_type()),
-                         testing::op_and_type_name<MatchOp>);
+                         check::op_and_type_name<MatchOp>);
 
 // Law, checked on what the GPU returned without the model: match_any's classes partition the
 // participants. Each lane's class must be exactly the participants that report the same class, and
@@ -107,13 +107,13 @@ INSTANTIATE_TEST_SUITE_P(EveryOpAndType, MatchSweepOnGpu, ::testing::ValuesIn(ev
 constexpr model::Rule kPartitionLaw{"match.partition-law",
                                     "match_any's classes partition the participants (a law on the GPU's own output)"};
 
-class MatchPartitionOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<Type> {};
+class MatchPartitionOnGpu : public check::GpuTest, public ::testing::WithParamInterface<Type> {};
 
 TEST_P(MatchPartitionOnGpu, classes_partition_the_participants) {
   const gpu::MatchBatch b = sweeps::match_batch(MatchOp::any, GetParam());
   gpu::WarpResults results;
   if (!sweeps::run_or_record_error(b, results)) return;
-  const testing::CheckReport report = testing::check_all(results, [&](size_t c) {
+  const check::CheckReport report = check::check_all(results, [&](size_t c) {
     const model::Scene scene = gpu::scene_of(b.scenes[b.cases[c].scene], b.block, c);
     const uint64_t* got = results.bits.data() + c * 32;
     model::WarpOutcome law;
@@ -130,16 +130,16 @@ TEST_P(MatchPartitionOnGpu, classes_partition_the_participants) {
     }
     return law;
   });
-  testing::CheckInfo info = gpu::check_info(b);
+  check::CheckInfo info = gpu::check_info(b);
   info.arguments += "; the law on the GPU's output, not the model";
-  testing::expect_agrees(report, [&](size_t c, int lane) { return gpu::describe(b, c, lane); },
+  check::expect_agrees(report, [&](size_t c, int lane) { return gpu::describe(b, c, lane); },
                          sweeps::hex_digits(model::Type::u32), info);
 }
 
 INSTANTIATE_TEST_SUITE_P(SomeTypes, MatchPartitionOnGpu, ::testing::Values(Type::u32, Type::f64, Type::long_),
                          [](const auto& info) { return std::string(model::info(info.param).name); });
 
-class MatchBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
+class MatchBlockShapesOnGpu : public check::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
 
 TEST_P(MatchBlockShapesOnGpu, agree_with_the_model) {
   for (const MatchParam& p : every_op_and_type())

@@ -232,22 +232,22 @@ TEST(PatternHarness, checks_every_output_of_a_compaction) {
   }
   ASSERT_LT(c, b.cases.size());
   results.bits[c * 64 + count] += 1;
-  const testing::CheckReport wrong_count = gen::check_batch(b, results).report;
+  const check::CheckReport wrong_count = gen::check_batch(b, results).report;
   ASSERT_EQ(wrong_count.bad_lanes(), 1u);
   EXPECT_EQ(wrong_count.first->lane, static_cast<int>(count));
-  const std::string diff = testing::diff_text(
+  const std::string diff = check::diff_text(
       wrong_count, [&](size_t i, int output) { return gpu::describe(b, i, output); }, 8);
   EXPECT_NE(diff.find("explain compact --mask"), std::string::npos) << diff;
   EXPECT_NE(diff.find("--show counts"), std::string::npos) << diff;
   results.bits[c * 64 + count] -= 1;
   results.wrote[c * 64 + unwritten] = 1;
-  const testing::CheckReport stray = gen::check_batch(b, results).report;
+  const check::CheckReport stray = gen::check_batch(b, results).report;
   ASSERT_EQ(stray.bad_lanes(), 1u);
   EXPECT_EQ(stray.first->lane, static_cast<int>(unwritten));
   EXPECT_EQ(stray.first->want.rule->id, "pattern.compact.unwritten");
 }
 
-class PatternDocumentedOnGpu : public testing::GpuTest {};
+class PatternDocumentedOnGpu : public check::GpuTest {};
 
 TEST_F(PatternDocumentedOnGpu, gives_the_documented_result) {
   constexpr model::Rule kDocumented{"doc.example", "the example's documented value, written out in the test"};
@@ -279,9 +279,9 @@ TEST_F(PatternDocumentedOnGpu, gives_the_documented_result) {
       want[output].rule = &kDocumented;
       want[output].bits = value;
     }
-    const testing::CheckReport report = testing::check_all(results, [&](size_t) { return want; });
-    testing::expect_agrees(
-        report, [&](size_t, int) { return testing::CaseText{example_text(ex), testing::rerun_command()}; },
+    const check::CheckReport report = check::check_all(results, [&](size_t) { return want; });
+    check::expect_agrees(
+        report, [&](size_t, int) { return check::CaseText{example_text(ex), check::rerun_command()}; },
         gpu::result_digits(b), gpu::check_info(b));
   }
 }
@@ -314,7 +314,7 @@ std::vector<PatternParam> every_pattern_op_and_type() {
   return out;
 }
 
-class PatternSweepOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<PatternParam> {};
+class PatternSweepOnGpu : public check::GpuTest, public ::testing::WithParamInterface<PatternParam> {};
 
 TEST_P(PatternSweepOnGpu, agrees_with_the_model) {
   const PatternParam p = GetParam();
@@ -324,7 +324,7 @@ TEST_P(PatternSweepOnGpu, agrees_with_the_model) {
 INSTANTIATE_TEST_SUITE_P(Every, PatternSweepOnGpu, ::testing::ValuesIn(every_pattern_op_and_type()),
                          [](const auto& info) { return param_name(info.param); });
 
-class PatternBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
+class PatternBlockShapesOnGpu : public check::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
 
 TEST_P(PatternBlockShapesOnGpu, agree_with_the_model) {
   for (WarpPattern pattern : model::kWarpPatterns)

@@ -142,18 +142,18 @@ TEST(Laws, a_broken_law_is_shrunk_and_reported_with_its_replay) {
 }
 
 TEST(Seeds, of_two_checks_differ_and_of_one_check_repeat) {
-  EXPECT_NE(testing::check_seed(1, "a"), testing::check_seed(1, "b"));
-  EXPECT_EQ(testing::check_seed(1, "a"), testing::check_seed(1, "a"));
+  EXPECT_NE(check::check_seed(1, "a"), check::check_seed(1, "b"));
+  EXPECT_EQ(check::check_seed(1, "a"), check::check_seed(1, "a"));
 }
 
 TEST(Budget, quick_and_the_sanitizer_draw_a_hundredth_of_the_random_cases) {
   using environment::Budget;
-  EXPECT_EQ(testing::random_case_count(20000, Budget::standard, false), 20000u);
-  EXPECT_EQ(testing::random_case_count(20000, Budget::soak, false), 20000u);
-  EXPECT_EQ(testing::random_case_count(20000, Budget::quick, false), 200u);
-  EXPECT_EQ(testing::random_case_count(20000, Budget::standard, true), 200u);
-  EXPECT_EQ(testing::random_case_count(20000, Budget::quick, true), 200u) << "the two do not compound";
-  EXPECT_EQ(testing::random_case_count(50, Budget::quick, false), 1u) << "at least one case";
+  EXPECT_EQ(check::random_case_count(20000, Budget::standard, false), 20000u);
+  EXPECT_EQ(check::random_case_count(20000, Budget::soak, false), 20000u);
+  EXPECT_EQ(check::random_case_count(20000, Budget::quick, false), 200u);
+  EXPECT_EQ(check::random_case_count(20000, Budget::standard, true), 200u);
+  EXPECT_EQ(check::random_case_count(20000, Budget::quick, true), 200u) << "the two do not compound";
+  EXPECT_EQ(check::random_case_count(50, Budget::quick, false), 1u) << "at least one case";
 }
 
 }  // namespace

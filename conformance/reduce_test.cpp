@@ -66,12 +66,12 @@ TEST(ReduceModel, has_the_headers_overloads_only) {
 }
 
 // A GPU test of a reduction: NotSupported (Skipped) on devices under compute capability 8.0.
-class ReduceGpuTest : public testing::GpuTest {
+class ReduceGpuTest : public check::GpuTest {
  protected:
   void SetUp() override {
-    testing::GpuTest::SetUp();
+    check::GpuTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    if (auto why = testing::not_supported_recorded(gpu::kReduceComputeCapability, "reduce", "__reduce_add_sync"))
+    if (auto why = check::not_supported_recorded(gpu::kReduceComputeCapability, "reduce", "__reduce_add_sync"))
       GTEST_SKIP() << *why;
   }
 };
@@ -93,10 +93,10 @@ TEST_F(ReduceDocumentedOnGpu, gives_the_documented_result) {
   }
 }
 
-using ReduceParam = testing::OpAndType<ReduceOp>;
+using ReduceParam = check::OpAndType<ReduceOp>;
 
 std::vector<ReduceParam> every_overload() {
-  return testing::every_op_and_type(model::kReduceOps, std::array<Type, 2>{Type::i32, Type::u32},
+  return check::every_op_and_type(model::kReduceOps, std::array<Type, 2>{Type::i32, Type::u32},
                                     [](ReduceOp op, Type t) { return model::has_overload(op, t); });
 }
 
@@ -108,7 +108,7 @@ TEST_P(ReduceSweepOnGpu, agrees_with_the_model) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryOverload, ReduceSweepOnGpu, ::testing::ValuesIn(every_overload()),
-                         testing::op_and_type_name<ReduceOp>);
+                         check::op_and_type_name<ReduceOp>);
 
 class ReduceBlockShapesOnGpu : public ReduceGpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
 

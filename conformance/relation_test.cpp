@@ -30,12 +30,12 @@ std::vector<RelationParam> every_relation() {
   return out;
 }
 
-class RelationOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<RelationParam> {};
+class RelationOnGpu : public check::GpuTest, public ::testing::WithParamInterface<RelationParam> {};
 
 TEST_P(RelationOnGpu, holds_and_agrees_with_the_model) {
   const RelationParam p = GetParam();
   if (gpu::uses_reduce(p.relation))
-    if (auto why = testing::not_supported_recorded(gpu::kReduceComputeCapability, "relation", "__reduce_*_sync"))
+    if (auto why = check::not_supported_recorded(gpu::kReduceComputeCapability, "relation", "__reduce_*_sync"))
       GTEST_SKIP() << *why;
   sweeps::expect_gpu_agrees(sweeps::relation_batch(p.relation, p.type), 8);
 }

@@ -241,7 +241,7 @@ TEST(ShuffleLoweringModel, moves_16_bit_types_duplicated_in_one_word) {
 
 // --- The GPU --------------------------------------------------------------------------------------
 
-class ShuffleDocumentedOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<Type> {};
+class ShuffleDocumentedOnGpu : public check::GpuTest, public ::testing::WithParamInterface<Type> {};
 
 TEST_P(ShuffleDocumentedOnGpu, reads_the_documented_source_lane) {
   const Type type = GetParam();
@@ -274,17 +274,17 @@ TEST_P(ShuffleDocumentedOnGpu, reads_the_documented_source_lane) {
 INSTANTIATE_TEST_SUITE_P(AllTypes, ShuffleDocumentedOnGpu, ::testing::ValuesIn(model::kShuffleTypes),
                          [](const auto& info) { return std::string(model::info(info.param).name); });
 
-using SweepParam = testing::OpAndType<ShuffleOp>;
+using SweepParam = check::OpAndType<ShuffleOp>;
 
 std::vector<SweepParam> every_op_and_type() {
-  return testing::every_op_and_type(model::kShuffleOps, model::kShuffleTypes, [](ShuffleOp, Type) { return true; });
+  return check::every_op_and_type(model::kShuffleOps, model::kShuffleTypes, [](ShuffleOp, Type) { return true; });
 }
 
-std::string sweep_name(const ::testing::TestParamInfo<SweepParam>& info) { return testing::op_and_type_name(info); }
+std::string sweep_name(const ::testing::TestParamInfo<SweepParam>& info) { return check::op_and_type_name(info); }
 
 void run_and_check(const gpu::ShuffleBatch& b) { sweeps::expect_gpu_agrees(b, sweeps::hex_digits(b.type)); }
 
-class ShuffleSweepOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<SweepParam> {};
+class ShuffleSweepOnGpu : public check::GpuTest, public ::testing::WithParamInterface<SweepParam> {};
 
 TEST_P(ShuffleSweepOnGpu, agrees_with_model_over_the_whole_domain) {
   const gpu::ShuffleBatch b = sweeps::sweep_batch(GetParam().op, GetParam().type);
@@ -294,7 +294,7 @@ TEST_P(ShuffleSweepOnGpu, agrees_with_model_over_the_whole_domain) {
 INSTANTIATE_TEST_SUITE_P(EveryOpAndType, ShuffleSweepOnGpu, ::testing::ValuesIn(every_op_and_type()), sweep_name);
 
 // Blocks that leave the last warp partial (its missing lanes act as exited), and 2D and 3D blocks.
-class ShuffleBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
+class ShuffleBlockShapesOnGpu : public check::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
 
 TEST_P(ShuffleBlockShapesOnGpu, agree_with_model) {
   for (const SweepParam& p : every_op_and_type()) {

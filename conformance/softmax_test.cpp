@@ -57,12 +57,12 @@ std::vector<sweeps::NamedRow> emulated_rows(Type type) {
 }
 
 // The emulated outputs against the model, with the one comparison helper.
-testing::CheckReport compare_emulated(const SoftmaxSpec& spec, SoftmaxImplementation code, const std::vector<uint64_t>& row) {
+check::CheckReport compare_emulated(const SoftmaxSpec& spec, SoftmaxImplementation code, const std::vector<uint64_t>& row) {
   const std::vector<uint64_t> got = emulation::softmax(spec, code, row);
   const std::vector<model::LaneOutcome> want = model::softmax_outcomes(spec, row, row.size());
   const std::vector<uint8_t> wrote(row.size(), 1);
-  testing::CheckReport report;
-  testing::compare_outputs(0, want.data(), want.size(), got.data(), wrote.data(), report);
+  check::CheckReport report;
+  check::compare_outputs(0, want.data(), want.size(), got.data(), wrote.data(), report);
   return report;
 }
 
@@ -146,7 +146,7 @@ TEST(SoftmaxModel, policies_are_named_from_the_outputs) {
 TEST(SoftmaxModel, correct_emulations_stay_inside_the_bound) {
   for (const SoftmaxSpec& spec : every_spec())
     for (const sweeps::NamedRow& row : emulated_rows(spec.type)) {
-      const testing::CheckReport r = compare_emulated(spec, SoftmaxImplementation::seam, sweeps::row_bits(spec.type, row.values));
+      const check::CheckReport r = compare_emulated(spec, SoftmaxImplementation::seam, sweeps::row_bits(spec.type, row.values));
       EXPECT_TRUE(r.clean()) << spec_text(spec) << " row '" << row.name << "': " << r.bad_lanes()
                              << " elements outside the bound, first element "
                              << (r.first ? r.first->lane : -1);
@@ -174,7 +174,7 @@ TEST(SoftmaxModel, each_known_mistake_exceeds_the_bound_on_its_row) {
       const std::vector<uint64_t> bits = sweeps::row_bits(t, row.values);
       SCOPED_TRACE(std::string(gpu::implementation_name(m.bad)) + " on '" + row.name + "' with " + spec_text(spec));
       EXPECT_TRUE(compare_emulated(spec, SoftmaxImplementation::seam, bits).clean());
-      const testing::CheckReport caught = compare_emulated(spec, m.bad, bits);
+      const check::CheckReport caught = compare_emulated(spec, m.bad, bits);
       EXPECT_GT(caught.wrong_values, 0u);
       std::printf("%s as %s on '%s': %llu of %zu elements outside the bound\n",
                   std::string(gpu::implementation_name(m.bad)).c_str(), spec_text(spec).c_str(), row.name.c_str(),
@@ -234,7 +234,7 @@ TEST(SoftmaxModel, the_check_compares_every_element_of_a_batch) {
 }
 
 // The seam's softmax on the GPU, a test per variant, exp and type.
-class SoftmaxOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<SoftmaxSpec> {
+class SoftmaxOnGpu : public check::GpuTest, public ::testing::WithParamInterface<SoftmaxSpec> {
  protected:
   gpu::SoftmaxOp op() const { return {GetParam().variant, GetParam().exp, SoftmaxImplementation::seam}; }
 };
@@ -268,7 +268,7 @@ constexpr std::pair<int, int> kWholeRowShapes[] = {{64, 1024}, {16, 4096}, {4, 3
 constexpr int kWidestSharedStride = 32769;
 
 // Where the seam's softmax keeps rows on this device, for every variant at once.
-class SoftmaxTiersOnGpu : public testing::GpuTest {};
+class SoftmaxTiersOnGpu : public check::GpuTest {};
 
 TEST_F(SoftmaxTiersOnGpu, the_whole_row_shapes_reach_every_tier) {
   for (Type type : model::kSoftmaxTypes) {

@@ -17,13 +17,13 @@ TEST(SyncwarpModel, shows_each_caller_the_writes_of_its_non_exited_lanes) {
   EXPECT_EQ(out[0].cls, model::LaneClass::not_called);
 }
 
-class SyncwarpOnGpu : public testing::GpuTest {};
+class SyncwarpOnGpu : public check::GpuTest {};
 
 TEST_F(SyncwarpOnGpu, orders_memory_among_the_lanes_of_the_mask) {
   sweeps::expect_gpu_agrees(sweeps::syncwarp_batch(2000, 64));
 }
 
-class SyncwarpBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
+class SyncwarpBlockShapesOnGpu : public check::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
 
 TEST_P(SyncwarpBlockShapesOnGpu, order_memory) {
   sweeps::expect_gpu_agrees(sweeps::with_block(sweeps::syncwarp_batch(200, 16), GetParam()));

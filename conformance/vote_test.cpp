@@ -76,7 +76,7 @@ TEST(ActivemaskModel, promises_the_own_bit_and_clears_the_other_arm) {
   EXPECT_EQ(out[0].cls, model::LaneClass::not_called);
 }
 
-class VoteDocumentedOnGpu : public testing::GpuTest {};
+class VoteDocumentedOnGpu : public check::GpuTest {};
 
 TEST_F(VoteDocumentedOnGpu, gives_the_documented_result) {
   for (VoteOp op : model::kVoteOps) {
@@ -99,7 +99,7 @@ TEST_F(VoteDocumentedOnGpu, gives_the_documented_result) {
   }
 }
 
-class VoteSweepOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<VoteOp> {};
+class VoteSweepOnGpu : public check::GpuTest, public ::testing::WithParamInterface<VoteOp> {};
 
 TEST_P(VoteSweepOnGpu, agrees_with_the_model) {
   sweeps::expect_gpu_agrees(sweeps::vote_batch(GetParam()));
@@ -108,7 +108,7 @@ TEST_P(VoteSweepOnGpu, agrees_with_the_model) {
 INSTANTIATE_TEST_SUITE_P(EveryOp, VoteSweepOnGpu, ::testing::ValuesIn(model::kVoteOps),
                          [](const auto& info) { return std::string(model::op_name(info.param)); });
 
-class VoteBlockShapesOnGpu : public testing::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
+class VoteBlockShapesOnGpu : public check::GpuTest, public ::testing::WithParamInterface<gpu::LaunchShape> {};
 
 TEST_P(VoteBlockShapesOnGpu, agree_with_the_model) {
   for (VoteOp op : model::kVoteOps)
@@ -119,7 +119,7 @@ TEST_P(VoteBlockShapesOnGpu, agree_with_the_model) {
 INSTANTIATE_TEST_SUITE_P(DivergenceShapes, VoteBlockShapesOnGpu, ::testing::ValuesIn(sweeps::divergence_shapes()),
                          [](const auto& info) { return sweeps::shape_text(info.param); });
 
-class ActivemaskOnGpu : public testing::GpuTest {};
+class ActivemaskOnGpu : public check::GpuTest {};
 
 TEST_F(ActivemaskOnGpu, keeps_its_promise_across_branch_shapes) {
   sweeps::expect_gpu_agrees(sweeps::activemask_batch(4000));

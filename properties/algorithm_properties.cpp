@@ -47,7 +47,7 @@ TEST(AlgorithmLaws, integer_algorithms_agree_on_each_groups_total) {
   });
 }
 
-class AlgorithmOnGpu : public testing::GpuTest {};
+class AlgorithmOnGpu : public check::GpuTest {};
 
 TEST_F(AlgorithmOnGpu, agrees_with_the_model_on_random_cases) {
   for (WarpAlgorithm algorithm : model::kWarpAlgorithms)
@@ -78,7 +78,7 @@ const KnownBad kKnownBad[] = {
     {Implementation::full_mask, WarpAlgorithm::reduce, AlgorithmOp::max, Type::i32, true},
 };
 
-class KnownBadOnGpu : public testing::GpuTest {};
+class KnownBadOnGpu : public check::GpuTest {};
 
 TEST_F(KnownBadOnGpu, each_is_caught_with_a_shrunk_counterexample) {
   for (const KnownBad& bad : kKnownBad) {

@@ -71,7 +71,7 @@ TEST(BlockAlgorithmLaws, one_warp_is_the_warp_reduction) {
   });
 }
 
-class BlockAlgorithmRandomOnGpu : public testing::GpuTest {};
+class BlockAlgorithmRandomOnGpu : public check::GpuTest {};
 
 TEST_F(BlockAlgorithmRandomOnGpu, agrees_with_the_model_on_random_shapes_and_values) {
   for (AlgorithmOp op : model::kAlgorithmOps)
@@ -83,7 +83,7 @@ TEST_F(BlockAlgorithmRandomOnGpu, agrees_with_the_model_on_random_shapes_and_val
       }
 }
 
-class BlockLibraryRandomOnGpu : public testing::GpuTest {};
+class BlockLibraryRandomOnGpu : public check::GpuTest {};
 
 TEST_F(BlockLibraryRandomOnGpu, cub_agrees_with_the_exact_result_on_random_values) {
   for (AlgorithmOp op : model::kAlgorithmOps)
@@ -95,7 +95,7 @@ TEST_F(BlockLibraryRandomOnGpu, cub_agrees_with_the_exact_result_on_random_value
       }
 }
 
-class KnownBadBlockOnGpu : public testing::GpuTest {};
+class KnownBadBlockOnGpu : public check::GpuTest {};
 
 TEST_F(KnownBadBlockOnGpu, missing_barrier_is_caught_with_a_shrunk_counterexample) {
   const gpu::BlockSpec spec{AlgorithmOp::sum, BlockImplementation::missing_barrier};

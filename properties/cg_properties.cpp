@@ -34,7 +34,7 @@ TEST(CgLaws, labeled_partitions_cover_the_tile_with_ranked_groups) {
   });
 }
 
-class CgOnGpu : public testing::GpuTest {};
+class CgOnGpu : public check::GpuTest {};
 
 TEST_F(CgOnGpu, tiles_agree_with_the_model_on_random_cases) {
   for (int size : model::kTileSizes)

@@ -42,7 +42,7 @@ TEST(LibraryLaws, two_real_orders_lie_within_the_order_free_model) {
       const auto bound = model::library_algorithm(call, op, type, full, width, in.value, 0);
       for (int lane = 0; lane < 32; ++lane) {
         if (!model::has_value(bound[lane]) || !model::has_value(exact[lane])) continue;
-        const bool holds = bound[lane].tolerance ? testing::within(*bound[lane].tolerance, exact[lane].bits)
+        const bool holds = bound[lane].tolerance ? check::within(*bound[lane].tolerance, exact[lane].bits)
                                                  : bound[lane].bits == exact[lane].bits;
         if (!holds)
           return violation(model::op_name(call), "<", model::op_name(op), ", ", type, "> width ", width, " lane ", lane,
@@ -54,7 +54,7 @@ TEST(LibraryLaws, two_real_orders_lie_within_the_order_free_model) {
   });
 }
 
-class LibraryOnGpu : public testing::GpuTest {};
+class LibraryOnGpu : public check::GpuTest {};
 
 TEST_F(LibraryOnGpu, agrees_with_the_order_free_model_on_random_cases) {
   for (Implementation impl : {Implementation::cg_tile, Implementation::cub_warp, Implementation::cub_warp_sum,
@@ -70,7 +70,7 @@ TEST_F(LibraryOnGpu, agrees_with_the_order_free_model_on_random_cases) {
         }
 }
 
-class LibraryPlantedOnGpu : public testing::GpuTest {};
+class LibraryPlantedOnGpu : public check::GpuTest {};
 
 // cg_drops_last leaves the tile's last value out of a float sum; cub_min_with_max reduces with max.
 TEST_F(LibraryPlantedOnGpu, each_is_caught_through_the_bound) {

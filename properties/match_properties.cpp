@@ -39,7 +39,7 @@ TEST(MatchLaws, classes_partition_the_participants_and_agree_with_match_all) {
   });
 }
 
-class MatchOnGpu : public testing::GpuTest {};
+class MatchOnGpu : public check::GpuTest {};
 
 TEST_F(MatchOnGpu, agrees_with_the_model_on_colliding_values) {
   for (MatchOp op : model::kMatchOps)

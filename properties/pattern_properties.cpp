@@ -137,7 +137,7 @@ TEST(PatternLaws, argmax_is_no_less_than_any_participant_and_names_its_lowest_la
   });
 }
 
-class PatternOnGpu : public testing::GpuTest {};
+class PatternOnGpu : public check::GpuTest {};
 
 TEST_F(PatternOnGpu, agrees_with_the_model_on_random_cases) {
   for (WarpPattern pattern : model::kWarpPatterns)
@@ -164,7 +164,7 @@ const KnownBadPattern kKnownBad[] = {
     {PatternImplementation::argmax_highest_lane, WarpPattern::argmax, AlgorithmOp::sum, Type::f32},
 };
 
-class PatternKnownBadOnGpu : public testing::GpuTest {};
+class PatternKnownBadOnGpu : public check::GpuTest {};
 
 TEST_F(PatternKnownBadOnGpu, each_is_caught_with_a_shrunk_counterexample) {
   for (const KnownBadPattern& bad : kKnownBad) {

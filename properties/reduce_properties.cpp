@@ -64,12 +64,12 @@ TEST(FnsLaws, counts_set_bits_from_the_base) {
   });
 }
 
-class ReduceOnGpu : public testing::GpuTest {
+class ReduceOnGpu : public check::GpuTest {
  protected:
   void SetUp() override {
-    testing::GpuTest::SetUp();
+    check::GpuTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    if (auto why = testing::not_supported_recorded(gpu::kReduceComputeCapability, "reduce", "__reduce_add_sync"))
+    if (auto why = check::not_supported_recorded(gpu::kReduceComputeCapability, "reduce", "__reduce_add_sync"))
       GTEST_SKIP() << *why;
   }
 };
@@ -83,7 +83,7 @@ TEST_F(ReduceOnGpu, agrees_with_the_model_on_random_cases) {
             std::string(model::intrinsic_name(op)) + "<" + std::string(model::info(type).cpp) + ">");
 }
 
-class FnsOnGpu : public testing::GpuTest {};
+class FnsOnGpu : public check::GpuTest {};
 
 TEST_F(FnsOnGpu, agrees_with_the_model_on_random_arguments) {
   gen::expect_gpu_agrees_on_random<gpu::FnsCalls>(gen::fns_case, 100000, "__fns");

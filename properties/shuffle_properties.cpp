@@ -143,7 +143,7 @@ TEST(ShuffleLaws, generated_scenes_keep_the_mask_contract) {
 
 // --- The GPU against the model ------------------------------------------------------------------------
 
-class ShuffleOnGpu : public testing::GpuTest {};
+class ShuffleOnGpu : public check::GpuTest {};
 
 TEST_F(ShuffleOnGpu, agrees_with_the_model_on_random_cases) {
   for (ShuffleOp op : model::kShuffleOps)

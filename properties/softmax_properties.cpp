@@ -37,8 +37,8 @@ TEST(SoftmaxLaws, emulated_variants_stay_within_the_bound_on_random_rows) {
     const std::vector<uint64_t> got = emulation::softmax(spec, SoftmaxImplementation::seam, c.row);
     const std::vector<model::LaneOutcome> want = model::softmax_outcomes(spec, c.row, c.row.size());
     const std::vector<uint8_t> wrote(c.row.size(), 1);
-    testing::CheckReport r;
-    testing::compare_outputs(0, want.data(), want.size(), got.data(), wrote.data(), r);
+    check::CheckReport r;
+    check::compare_outputs(0, want.data(), want.size(), got.data(), wrote.data(), r);
     if (r.clean()) return {};
     return violation(c, "\n  element ", r.first->lane, " got ", model::format_value(spec.type, r.first->got));
   });
@@ -66,7 +66,7 @@ TEST(SoftmaxLaws, an_exact_shift_leaves_the_reference_and_the_bound_unchanged) {
   });
 }
 
-class SoftmaxPropertiesOnGpu : public testing::GpuTest {};
+class SoftmaxPropertiesOnGpu : public check::GpuTest {};
 
 TEST_F(SoftmaxPropertiesOnGpu, agrees_with_the_model_on_random_rows) {
   for (SoftmaxVariant v : model::kSoftmaxVariants)
@@ -88,7 +88,7 @@ TEST_F(SoftmaxPropertiesOnGpu, outputs_keep_the_argmax_and_sum_to_one_within_the
         const gpu::SoftmaxOp op{v, e, SoftmaxImplementation::seam};
         std::vector<gen::SoftmaxCase> cases;
         for (uint64_t i = 0; i < 500; ++i) {
-          Draw d(testing::check_seed(testing::process_seed().seed, gpu::softmax_text(op) + std::string(model::info(t).name)), i);
+          Draw d(check::check_seed(check::process_seed().seed, gpu::softmax_text(op) + std::string(model::info(t).name)), i);
           cases.push_back(gen::softmax_case(d, op, t, d.below(2) ? gen::RowShape::colliding : gen::RowShape::small));
         }
         const gpu::SoftmaxBatch b = gpu::SoftmaxCalls::to_batches(cases, {}).front().batch;
@@ -130,7 +130,7 @@ constexpr RandomMistake kRandomMistakes[] = {
     {SoftmaxImplementation::max_from_zero, SoftmaxVariant::three_pass, gen::RowShape::far_below_zero},
 };
 
-class KnownBadSoftmaxOnGpu : public testing::GpuTest {};
+class KnownBadSoftmaxOnGpu : public check::GpuTest {};
 
 // The rows docs/softmax-bound.md names ("Teeth"); the kernels take fp32 rows, and SoftmaxModel
 // shows each mistake exceeding the bound in every type.

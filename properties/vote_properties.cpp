@@ -49,7 +49,7 @@ TEST(VoteLaws, syncwarp_shows_each_caller_its_participants) {
   });
 }
 
-class VoteOnGpu : public testing::GpuTest {};
+class VoteOnGpu : public check::GpuTest {};
 
 TEST_F(VoteOnGpu, agrees_with_the_model_on_random_cases) {
   for (VoteOp op : model::kVoteOps)

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     wc::perf::print_table(figures, std::cout);
     bool wrong = false;
     for (const wc::perf::Figure& f : figures) {
-      wc::testing::append_record(wc::perf::perf_record(f, "warpconf_perf", wc::perf::measured_verdict(f)));
+      wc::check::append_record(wc::perf::perf_record(f, "warpconf_perf", wc::perf::measured_verdict(f)));
       wrong = wrong || f.status == wc::perf::Status::wrong;
     }
     return wrong ? 1 : 0;

@@ -26,7 +26,7 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 
 struct Pass {
   double seconds = 0;
-  wc::testing::CheckReport report;
+  wc::check::CheckReport report;
 };
 
 // Every batch through the GPU and the model check, the GPU one batch ahead on the other stream.
@@ -50,7 +50,7 @@ double check_alone_seconds(const std::vector<gpu::ShuffleBatch>& batches, gpu::W
   for (const gpu::ShuffleBatch& b : batches) {
     gpu::run(b, results);
     const auto start = Clock::now();
-    const wc::testing::CheckReport report = wc::gen::check_batch(b, results).report;
+    const wc::check::CheckReport report = wc::gen::check_batch(b, results).report;
     seconds += seconds_since(start);
     if (report.bad_lanes() != 0) return -1;
   }
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(warm_up.report.bad_lanes()));
     return 1;
   }
-  std::printf("sweep: %zu batches, %s\n", batches.size(), wc::testing::tally_text(warm_up.report.tally).c_str());
+  std::printf("sweep: %zu batches, %s\n", batches.size(), wc::check::tally_text(warm_up.report.tally).c_str());
   std::vector<double> rates, check_rates;
   for (long pass = 1; pass <= passes; ++pass) {
     const Pass p = pipelined_pass(batches, streams, results);

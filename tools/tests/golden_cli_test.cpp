@@ -44,7 +44,7 @@ class GoldenCheck : public ::testing::Test {
   }
   void TearDown() override { unsetenv("WARPCONF_RESULTS"); }
 
-  static fs::path committed(const std::string& name) { return fs::path(testing::golden_root()) / "sm_90" / name; }
+  static fs::path committed(const std::string& name) { return fs::path(check::golden_root()) / "sm_90" / name; }
 
   golden::GoldenFile read(const std::string& family) {
     return golden::read_golden_file(committed(family + ".golden").string());

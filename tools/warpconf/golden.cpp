@@ -39,10 +39,10 @@ std::string architecture_of(const std::string& compute_capability) {
 }
 
 std::string golden_dir(const std::string& architecture, const std::string& code_path) {
-  return testing::golden_root() + "/" + architecture + (code_path == "sass" ? "" : "-" + code_path);
+  return check::golden_root() + "/" + architecture + (code_path == "sass" ? "" : "-" + code_path);
 }
 
-std::string pending_root() { return testing::golden_root() + "/pending"; }
+std::string pending_root() { return check::golden_root() + "/pending"; }
 
 namespace {
 
@@ -66,7 +66,7 @@ golden::Header device_header() {
   h.nvcc = code.nvcc;
   h.code_path = code.path;
   h.suite_version = WARPCONF_VERSION;
-  h.recorded = testing::utc_now();
+  h.recorded = check::utc_now();
   return h;
 }
 
@@ -97,7 +97,7 @@ const CorpusFamily* find_family(const std::vector<CorpusFamily>& all, const std:
 
 // The known deviations for a recording in `dir`: its own deviations.txt, else its architecture's.
 std::vector<golden::Deviation> deviations_for(const std::string& dir, const std::string& architecture) {
-  for (const std::string& path : {dir + "/deviations.txt", testing::golden_root() + "/" + architecture + "/deviations.txt"})
+  for (const std::string& path : {dir + "/deviations.txt", check::golden_root() + "/" + architecture + "/deviations.txt"})
     if (fs::exists(path)) return golden::read_deviations_file(path);
   return {};
 }
@@ -147,11 +147,11 @@ struct Tally {
   std::map<std::string, int> verdicts;
   uint64_t cases = 0;
   bool failed = false;
-  void add(testing::Verdict v, uint64_t n) {
-    ++verdicts[std::string(testing::to_string(v))];
+  void add(check::Verdict v, uint64_t n) {
+    ++verdicts[std::string(check::to_string(v))];
     cases += n;
-    failed = failed || v == testing::Verdict::conformance_failure || v == testing::Verdict::nothing_compared ||
-             v == testing::Verdict::error;
+    failed = failed || v == check::Verdict::conformance_failure || v == check::Verdict::nothing_compared ||
+             v == check::Verdict::error;
   }
   std::string text(const std::string& command) const {
     std::ostringstream os;
@@ -166,7 +166,7 @@ struct Tally {
 
 void append_family_record(const FamilyVerdict& v, const CorpusFamily& family, const std::string& command,
                           const std::string& dir, bool strict) {
-  testing::CheckInfo info;
+  check::CheckInfo info;
   info.family = family.name;
   info.intrinsic = "golden " + command;
   info.scenes = "golden corpus version " + std::to_string(golden::kCorpusVersion);
@@ -176,20 +176,20 @@ void append_family_record(const FamilyVerdict& v, const CorpusFamily& family, co
                             {"behaviour_changes", v.behaviour_changes},
                             {"class_mismatches", v.class_mismatches},
                             {"stale_deviations", v.stale_deviations}}}};
-  const testing::Describe describe = [&](size_t c, int lane) {
+  const check::Describe describe = [&](size_t c, int lane) {
     const auto [batch, local] = golden::locate(family, c);
     return batch->describe(local, lane);
   };
-  testing::append_record(testing::report_record(v.model, describe, 8, info, golden::verdict_of(v, strict)));
+  check::append_record(check::report_record(v.model, describe, 8, info, golden::verdict_of(v, strict)));
 }
 
-void append_unchecked(const CorpusFamily& family, const std::string& command, testing::Verdict verdict,
+void append_unchecked(const CorpusFamily& family, const std::string& command, check::Verdict verdict,
                       const std::string& reason) {
-  testing::CheckInfo info;
+  check::CheckInfo info;
   info.family = family.name;
   info.intrinsic = "golden " + command;
   info.scenes = "golden corpus version " + std::to_string(golden::kCorpusVersion);
-  testing::record_unchecked(info, verdict, reason);
+  check::record_unchecked(info, verdict, reason);
 }
 
 void write_atomically(const std::string& path, const golden::GoldenFile& file) {
@@ -217,8 +217,8 @@ int record(const GoldenOptions& o, std::ostream& out) {
     int needed = 0;
     if (any_unsupported(family, needed)) {
       out << family.name << ": not-supported (needs compute capability " << needed / 10 << "." << needed % 10 << ")\n";
-      append_unchecked(family, "record", testing::Verdict::not_supported, "needs compute capability " + std::to_string(needed));
-      tally.add(testing::Verdict::not_supported, 0);
+      append_unchecked(family, "record", check::Verdict::not_supported, "needs compute capability " + std::to_string(needed));
+      tally.add(check::Verdict::not_supported, 0);
       continue;
     }
     const FamilyOutputs outputs = golden::run_on_gpu(family);
@@ -349,22 +349,22 @@ int verify(const GoldenOptions& o, std::ostream& out) {
     const auto file = files.find(family.name);
     if (file == files.end()) {
       out << family.name << ": not recorded in " << dir << "\n";
-      append_unchecked(family, "verify", testing::Verdict::not_recorded, "no " + family.name + ".golden in " + dir);
-      tally.add(testing::Verdict::not_recorded, 0);
+      append_unchecked(family, "verify", check::Verdict::not_recorded, "no " + family.name + ".golden in " + dir);
+      tally.add(check::Verdict::not_recorded, 0);
       continue;
     }
     const Recording g = read_recording(family, file->second);
     if (architecture_of(g.file.header) != architecture || g.file.header.code_path != now.code_path) {
       out << family.name << ": not recorded for " << architecture << " (" << now.code_path << "): " << file->second
           << " is " << architecture_of(g.file.header) << " (" << g.file.header.code_path << ")\n";
-      append_unchecked(family, "verify", testing::Verdict::not_recorded, "golden of another architecture or code path");
-      tally.add(testing::Verdict::not_recorded, 0);
+      append_unchecked(family, "verify", check::Verdict::not_recorded, "golden of another architecture or code path");
+      tally.add(check::Verdict::not_recorded, 0);
       continue;
     }
     int needed = 0;
     if (any_unsupported(family, needed)) {
       out << family.name << ": not-supported\n";
-      tally.add(testing::Verdict::not_supported, 0);
+      tally.add(check::Verdict::not_supported, 0);
       continue;
     }
     const FamilyOutputs outputs = golden::run_on_gpu(family);
@@ -381,7 +381,7 @@ int verify(const GoldenOptions& o, std::ostream& out) {
 std::vector<std::string> recorded_dirs() {
   std::vector<std::string> dirs;
   std::error_code ec;
-  for (const fs::directory_entry& e : fs::directory_iterator(testing::golden_root(), ec))
+  for (const fs::directory_entry& e : fs::directory_iterator(check::golden_root(), ec))
     if (e.is_directory() && e.path().filename().string().rfind("sm_", 0) == 0) dirs.push_back(e.path().string());
   std::sort(dirs.begin(), dirs.end());
   return dirs;
@@ -390,7 +390,7 @@ std::vector<std::string> recorded_dirs() {
 int check(const GoldenOptions& o, std::ostream& out) {
   const std::vector<std::string> dirs = o.dirs.empty() ? recorded_dirs() : o.dirs;
   if (dirs.empty()) {
-    out << "warpconf golden check: not recorded: no golden folder under " << testing::golden_root() << "\n";
+    out << "warpconf golden check: not recorded: no golden folder under " << check::golden_root() << "\n";
     return kNotRecorded;
   }
   const std::vector<CorpusFamily> all = selected(golden::corpus(), o.families);
@@ -404,7 +404,7 @@ int check(const GoldenOptions& o, std::ostream& out) {
       const auto file = files.find(family.name);
       if (file == files.end()) {
         out << dir << ": " << family.name << ": not recorded\n";
-        tally.add(testing::Verdict::not_recorded, 0);
+        tally.add(check::Verdict::not_recorded, 0);
         continue;
       }
       const Recording r = read_recording(family, file->second);
@@ -442,7 +442,7 @@ int diff(const GoldenOptions& o, std::ostream& out) {
     const auto a = a_files.find(family.name), b = b_files.find(family.name);
     if (a == a_files.end() || b == b_files.end()) {
       out << family.name << ": not recorded in " << (a == a_files.end() ? o.dirs[0] : o.dirs[1]) << "\n";
-      tally.add(testing::Verdict::not_recorded, 0);
+      tally.add(check::Verdict::not_recorded, 0);
       continue;
     }
     const Recording ra = read_recording(family, a->second), rb = read_recording(family, b->second);
@@ -458,8 +458,8 @@ int diff(const GoldenOptions& o, std::ostream& out) {
     const Changes c = changes_between(family, ra.outputs, rb.outputs);
     fixed += c.compared;
     watched += c.watched;
-    out << family.name << ": " << family.cases() << " cases; A " << testing::to_string(golden::verdict_of(va, false))
-        << ", B " << testing::to_string(golden::verdict_of(vb, o.strict)) << "; differing outputs: " << c.compared
+    out << family.name << ": " << family.cases() << " cases; A " << check::to_string(golden::verdict_of(va, false))
+        << ", B " << check::to_string(golden::verdict_of(vb, o.strict)) << "; differing outputs: " << c.compared
         << " that the documents fix, " << c.watched << " undefined or float (behaviour changes)\n";
     for (const std::string& line : c.first) out << "  " << line << "\n";
     if (va.model.bad_lanes() > 0) out << "  A: " << golden::summary_text(va, family, false) << "\n";

@@ -123,7 +123,7 @@ int record(const PerfOptions& o, std::ostream& out, const Measure& measure) {
   options.repetitions = o.repetitions;
   const std::vector<perf::Figure> figures = measure(options);
   perf::print_table(figures, out);
-  for (const perf::Figure& f : figures) testing::append_record(perf::perf_record(f, "record", perf::measured_verdict(f)));
+  for (const perf::Figure& f : figures) check::append_record(perf::perf_record(f, "record", perf::measured_verdict(f)));
   const bool wrong = any_wrong(figures);
   write_pending(header, figures, wrong, o.out.empty() ? pending_root() + "/" + folder_of(header) : o.out, "record", out);
   return wrong ? 1 : 0;
@@ -333,7 +333,7 @@ int compare_with_baseline(const std::optional<PerfFile>& recorded, const std::st
       changed = changed || c.outcome == perf::Outcome::performance_change;
     }
     ++counts[verdict == "pass" && it != by_figure.end() ? std::string(perf::to_string(it->second->outcome)) : verdict];
-    testing::append_record(r);
+    check::append_record(r);
   }
   std::set<std::pair<std::string, PerfMetric>> measured;
   for (const perf::Figure& f : first) measured.insert({f.id, f.metric});

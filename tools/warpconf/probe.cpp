@@ -73,7 +73,7 @@ std::optional<Fingerprint> fingerprint(const ProbeOptions& o, std::ostream& out,
   for (std::string part; std::getline(in, part, ';');) f.push_back(part);
   if (f.size() != 7) throw std::runtime_error("the device child's fingerprint is malformed: " + r.text);
   Fingerprint fp;
-  fp.header = {f[0], f[1], f[2], f[3], f[4], f[5], WARPCONF_VERSION, testing::utc_now(), 0};
+  fp.header = {f[0], f[1], f[2], f[3], f[4], f[5], WARPCONF_VERSION, check::utc_now(), 0};
   std::string digits = f[1];
   digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
   fp.architecture = "sm_" + digits + (f[5] == "sass" ? "" : "-" + f[5]);
@@ -103,7 +103,7 @@ void append_records(const std::vector<gpu::ProbeCase>& cases, const std::vector<
     for (const golden::ContractLine& l : recorded->probes) before[l.id] = &l;
   for (size_t i = 0; i < cases.size(); ++i) {
     const golden::ContractLine& now = lines[i];
-    testing::CheckInfo info;
+    check::CheckInfo info;
     info.family = "contract";
     info.intrinsic = std::string(cases[i].op->intrinsic);
     info.scenes = now.scenario;
@@ -111,13 +111,13 @@ void append_records(const std::vector<gpu::ProbeCase>& cases, const std::vector<
     info.block = "32x1x1";
     const auto was = before.find(now.id);
     std::string golden = "not-recorded";
-    testing::Verdict verdict = testing::Verdict::not_recorded;
+    check::Verdict verdict = check::Verdict::not_recorded;
     if (now.outcome == "not-supported") {
-      verdict = testing::Verdict::not_supported;
+      verdict = check::Verdict::not_supported;
     } else if (was != before.end()) {
       const bool same = golden::behaviour(*was->second) == golden::behaviour(now);
       golden = same ? "same" : "changed";
-      verdict = same ? testing::Verdict::pass : testing::Verdict::behaviour_change;
+      verdict = same ? check::Verdict::pass : check::Verdict::behaviour_change;
     }
     info.extra = {{"contract", {{"id", now.id},
                                 {"probe_family", std::string(cases[i].op->family)},
@@ -129,10 +129,10 @@ void append_records(const std::vector<gpu::ProbeCase>& cases, const std::vector<
                                 {"golden", golden},
                                 {"golden_file", recorded ? recorded_path : ""},
                                 {"was", was != before.end() ? was->second->outcome + " | " + was->second->detail : ""}}}};
-    if (verdict == testing::Verdict::not_supported || verdict == testing::Verdict::not_recorded)
-      testing::record_unchecked(info, verdict, verdict == testing::Verdict::not_supported ? now.detail : "no recording to compare with");
+    if (verdict == check::Verdict::not_supported || verdict == check::Verdict::not_recorded)
+      check::record_unchecked(info, verdict, verdict == check::Verdict::not_supported ? now.detail : "no recording to compare with");
     else
-      testing::append_record(testing::check_record(info, verdict));
+      check::append_record(check::check_record(info, verdict));
   }
 }
 
@@ -223,7 +223,7 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
     if (!fp) return status;
     std::string verify_path = o.verify ? *o.verify : "";
     if (o.verify && verify_path.empty()) {
-      verify_path = testing::golden_root() + "/" + fp->architecture + "/contracts.txt";
+      verify_path = check::golden_root() + "/" + fp->architecture + "/contracts.txt";
       if (!fs::exists(verify_path)) {
         out << "warpconf probe --verify: not recorded: no " << verify_path << "; nothing compared\n";
         return kSkipped;
@@ -281,7 +281,7 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
     golden::ContractsFile file;
     file.header = fp->header;
     file.probes = lines;
-    const std::string path = o.out.empty() ? testing::golden_root() + "/pending/" + fp->architecture + "/contracts.txt" : o.out;
+    const std::string path = o.out.empty() ? check::golden_root() + "/pending/" + fp->architecture + "/contracts.txt" : o.out;
     if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
     {
       std::ofstream os(path + ".partial", std::ios::binary | std::ios::trunc);

@@ -23,9 +23,9 @@ void add_counts(std::map<std::string, uint64_t>& into, const std::map<std::strin
 // them (the others are not read); a record of another schema or kind is refused.
 void check_record(const JsonObject& r) {
   const std::string schema = r.text("schema");
-  if (schema != testing::kResultsSchema)
+  if (schema != check::kResultsSchema)
     throw UsageError("schema " + golden::text::quote(schema) + ", this warpconf reads " +
-                     std::string(testing::kResultsSchema));
+                     std::string(check::kResultsSchema));
   const std::string kind = r.text("record");
   for (const char* key : {"time", "test"}) r.expect(key, Shape::text);
   r.expect("pid", Shape::integer);

@@ -202,7 +202,7 @@ int Runner::run() {
   report_.run.budget = options_.budget;
   report_.run.variant = s_.variant;
   report_.run.status = "running";
-  report_.run.start = testing::utc_now();
+  report_.run.start = check::utc_now();
   ::setenv("WARPCONF_REQUIRE_GPU", "1", 1);
   ::setenv("WARPCONF_RESULTS", (s_.out / "results.jsonl").c_str(), 1);
   ::setenv("WARPCONF_BUDGET", options_.budget.c_str(), 1);
@@ -216,7 +216,7 @@ int Runner::run() {
   const bool soak = options_.budget == "soak";
   try {
     for (int number = 1;; ++number) {
-      const std::string seed = soak ? testing::seed_text(testing::fresh_seed()) : "";
+      const std::string seed = soak ? check::seed_text(check::fresh_seed()) : "";
       if (soak) ::setenv("WARPCONF_SEED", seed.c_str(), 1);
       const bool go_on = round(number, seed);
       const double minutes = std::chrono::duration<double>(Clock::now() - start_).count() / 60;
@@ -374,14 +374,14 @@ void Runner::refuse(const std::string& text, const std::string& why) {
     for (const std::string& test : running) by += (test == *running.begin() ? " " : ", ") + test;
   }
   const std::string family = text_of("family");
-  sink_.add({{"schema", testing::kResultsSchema}, {"record", "check"}, {"test", writer}, {"pid", pid},
+  sink_.add({{"schema", check::kResultsSchema}, {"record", "check"}, {"test", writer}, {"pid", pid},
              {"family", family.empty() ? "unknown" : family}, {"intrinsic", "malformed record"}, {"type", ""},
              {"scenario", {{"scenes", ""}}}, {"seed", nullptr}, {"verdict", "error"}, {"cases", 0},
              {"reason", why + " (" + by + ")"}});
 }
 
 void Runner::publish(bool finished) {
-  report_.run.end = testing::utc_now();
+  report_.run.end = check::utc_now();
   report_.run.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
   const std::string last = last_test_.empty() ? sink_.last_test() : last_test_;
   if (!finished) {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Checks in the SASS that no chain of the performance benchmarks (fixtures/core/perf/primitives.cu) was
-# folded: every chain_kernel instantiation must hold at least one SHFL, VOTE, MATCH or REDUX per call
-# of its unrolled loop, 31 calls x its chains x the instructions one call takes (two SHFL for a 64-bit
-# shuffle). __fns (a sequence, no instruction of its own) and __syncwarp (WARPSYNC, or nothing where
-# the code is known converged) are listed, not counted; reduce kernels of an architecture without
-# REDUX (a trap) are listed as such. The empty-asm baselines (Opaque) must hold none.
+# Checks in the SASS that no chain of the performance benchmarks (each family's device.cu, over
+# fixtures/core/perf/chains.cuh) was folded: every chain_kernel instantiation must hold at least one
+# SHFL, VOTE, MATCH, REDUX or ELECT per call of its unrolled loop, 31 calls x its chains x the
+# instructions one call takes (two SHFL for a 64-bit shuffle). __fns (a sequence, no instruction of
+# its own) and __syncwarp (WARPSYNC, or nothing where the code is known converged) are listed, not
+# counted; kernels built for an architecture without their instruction (a trap: reduce below 8.0,
+# elect below 9.0) are listed as such. The empty-asm baselines (Opaque) must hold none.
 # Usage: check_perf_chains.sh CUOBJDUMP BINARY
 set -uo pipefail
 if [ $# -ne 2 ]; then
@@ -27,7 +28,7 @@ readonly calls_per_iteration=31
 counts=$("$cuobjdump" -sass "$binary" | awk '
   /Function : / { fn = $3; if (fn ~ /chain_kernel/) { c[fn] += 0; w[fn] += 0; t[fn] += 0 } next }
   fn !~ /chain_kernel/ { next }
-  /[ \t}](@!?U?P[0-9T] )?(SHFL|VOTEU?|MATCH|REDUX)[. ]/ { c[fn]++ }
+  /[ \t}](@!?U?P[0-9T] )?(SHFL|VOTEU?|MATCH|REDUX|ELECT)[. ]/ { c[fn]++ }
   /[ \t}](@!?U?P[0-9T] )?WARPSYNC[. ]/ { w[fn]++ }
   /BPT\.TRAP/ { t[fn]++ }
   END { for (f in c) print f, c[f], w[f], t[f] }' | sort) || exit 1
@@ -46,16 +47,15 @@ while read -r mangled found warpsyncs traps; do
       if [ "$found" -ne 0 ]; then echo "baseline with collective instructions: $name ($found)"; folded=$((folded + 1)); fi
       continue ;;
     *"chain_kernel<"*"FnsChain"* | *"chain_kernel<"*"SyncwarpChain"*)
-      echo "listed: $name: $found SHFL/VOTE/MATCH/REDUX, $warpsyncs WARPSYNC"
+      echo "listed: $name: $found SHFL/VOTE/MATCH/REDUX/ELECT, $warpsyncs WARPSYNC"
       listed=$((listed + 1))
       continue ;;
-    *"chain_kernel<"*"ReduceChain<"*)
-      if [ "$found" -eq 0 ] && [ "$traps" -gt 0 ]; then
-        echo "listed: $name: built for an architecture without REDUX (traps)"
-        listed=$((listed + 1))
-        continue
-      fi ;;
   esac
+  if [ "$found" -eq 0 ] && [ "$traps" -gt 0 ]; then
+    echo "listed: $name: built for an architecture without its instruction (traps)"
+    listed=$((listed + 1))
+    continue
+  fi
   if [ -z "$chains" ]; then
     echo "cannot read the chain count of $name" >&2
     exit 1
@@ -63,7 +63,7 @@ while read -r mangled found warpsyncs traps; do
   want=$((calls_per_iteration * chains * words))
   checked=$((checked + 1))
   if [ "$found" -lt "$want" ]; then
-    echo "folded: $name has $found SHFL/VOTE/MATCH/REDUX, at least $want wanted"
+    echo "folded: $name has $found SHFL/VOTE/MATCH/REDUX/ELECT, at least $want wanted"
     folded=$((folded + 1))
   fi
 done <<<"$counts"

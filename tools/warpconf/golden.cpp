@@ -254,7 +254,7 @@ Changes changes_between(const CorpusFamily& family, const FamilyOutputs& a, cons
       for (size_t e = 0; e < batch.outputs && !differs; ++e)
         differs = a[bi].bits[at + e] != b[bi].bits[at + e] || a[bi].wrote[at + e] != b[bi].wrote[at + e];
       if (!differs) continue;
-      const std::vector<model::LaneOutcome> want = batch.outcomes(k);
+      const std::vector<model::LaneOutcome> want = batch.outcomes(k, {b[bi].bits.data() + at, b[bi].wrote.data() + at});
       for (size_t e = 0; e < batch.outputs; ++e) {
         if (a[bi].bits[at + e] == b[bi].bits[at + e] && a[bi].wrote[at + e] == b[bi].wrote[at + e]) continue;
         const bool fixed = model::has_value(want[e]) && !want[e].tolerance;

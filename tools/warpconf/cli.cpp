@@ -2,8 +2,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/environment.hpp"
 #include "core/explain.hpp"
@@ -19,18 +23,30 @@
 namespace wc::cli {
 namespace {
 
-constexpr const char* kValueOptions[] = {"--type", "--mask",   "--width", "--arg", "--exited",
-                                         "--else-arm", "--values", "--pred",  "--base", "--operator",
-                                         "--library", "--initial", "--flags", "--show", "--variant", "--exp", "--lane"};
+// `explain`'s options after the op, "--name value" or "--name=value"; which names an op takes is
+// its family's to say (cli::OptionReader), so that a family adds options without touching this file.
+std::map<std::string, std::string> explain_options(const std::vector<std::string>& tokens) {
+  std::map<std::string, std::string> given;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const std::string& token = tokens[i];
+    if (token.size() < 3 || token.compare(0, 2, "--") != 0)
+      throw UsageError("'" + token + "' is not an option: options are --name VALUE");
+    const size_t equals = token.find('=');
+    const std::string name = token.substr(0, equals);
+    if (equals == std::string::npos && i + 1 == tokens.size()) throw UsageError(name + " needs a value");
+    const std::string value = equals == std::string::npos ? tokens[++i] : token.substr(equals + 1);
+    if (!given.emplace(name, value).second) throw UsageError(name + " is given twice");
+  }
+  return given;
+}
 
 int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"warpconf: conformance and regression tests for CUDA warp intrinsics"};
   app.require_subcommand(1);
   CLI::App* explain_cmd = app.add_subcommand("explain", families::explain_help());
   ExplainOptions options;
-  std::map<std::string, std::string> values;
   explain_cmd->add_option("OP", options.op, "the op: " + families::explained_ops())->required();
-  for (const char* name : kValueOptions) explain_cmd->add_option(name, values[name]);
+  explain_cmd->allow_extras();
   explain_cmd->add_flag("--json", options.json, "print one JSON object with a lanes array");
   CLI::App* results_cmd = app.add_subcommand(
       "results", "Sum a results file (one JSON record per check, docs/results-schema.md) per family: records, "
@@ -81,7 +97,12 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   probe_cmd->add_option("--timeout", probe.timeout_s, "seconds per child before it is killed as hung (default 20)");
   probe_cmd->add_option("--batch", probe.batch, "probes per child (default 32)");
   probe_cmd->add_option("--out", probe.out, "the contracts file to write (default golden/pending/sm_XX/contracts.txt)");
-  probe_cmd->add_option("--family", probe.families, "only this family (repeatable): shuffle, vote, match, reduce, syncwarp, activemask");
+  std::vector<std::string_view> probed;
+  for (const gpu::ProbeCase& c : families::probe_cases())
+    if (std::find(probed.begin(), probed.end(), c.op->family) == probed.end()) probed.push_back(c.op->family);
+  std::string probed_text;
+  for (std::string_view family : probed) probed_text += (probed_text.empty() ? "" : ", ") + std::string(family);
+  probe_cmd->add_option("--family", probe.families, "only this family (repeatable): " + probed_text);
   std::string verify_file;
   CLI::Option* verify_opt = probe_cmd->add_option("--verify", verify_file,
       "compare with a recording (default golden/sm_XX/contracts.txt): a changed outcome or value is a behaviour change")
@@ -192,9 +213,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     }
     return 0;
   }
-  for (const char* name : kValueOptions)
-    if (explain_cmd->count(name) > 0) options.given[name] = values[name];
   try {
+    options.given = explain_options(explain_cmd->remaining());
     const Explanation e = families::explain(options);
     options.json ? print_json(e, out) : print_text(e, out);
   } catch (const UsageError& e) {

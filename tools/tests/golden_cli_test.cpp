@@ -260,5 +260,25 @@ TEST_F(GoldenCheck, an_unknown_family_is_bad_input) {
   EXPECT_NE(o.err.find("no family shuffles"), std::string::npos) << o.err;
 }
 
+// The corpus comes from the family folders; the goldens are recorded by hand, on a GPU. A family
+// with a corpus and no golden (or a golden of no family) on a recorded architecture fails here.
+TEST(GoldenFamilies, every_family_with_a_corpus_has_a_golden_on_every_recorded_architecture) {
+  std::vector<std::string> corpus_names;
+  for (const golden::CorpusFamily& f : golden::corpus()) corpus_names.push_back(f.name);
+  std::sort(corpus_names.begin(), corpus_names.end());
+  size_t architectures = 0;
+  for (const fs::directory_entry& dir : fs::directory_iterator(check::golden_root())) {
+    if (!dir.is_directory() || dir.path().filename().string().rfind("sm_", 0) != 0) continue;
+    std::vector<std::string> recorded;
+    for (const fs::directory_entry& file : fs::directory_iterator(dir.path()))
+      if (file.path().extension() == ".golden") recorded.push_back(file.path().stem().string());
+    if (recorded.empty()) continue;
+    ++architectures;
+    std::sort(recorded.begin(), recorded.end());
+    EXPECT_EQ(recorded, corpus_names) << dir.path().string() << ": the goldens and the families' corpora differ";
+  }
+  EXPECT_GT(architectures, 0u) << "no recorded architecture under " << check::golden_root();
+}
+
 }  // namespace
 }  // namespace wc

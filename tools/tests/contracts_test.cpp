@@ -36,7 +36,7 @@ TEST(ProbeTable, every_op_has_every_scenario_with_the_documented_masks) {
                       c.scenario == ProbeScenario::other_intrinsic;
     EXPECT_EQ(c.lim, half ? 16 : 32) << c.id << ": the other outside scenarios need every lane to call";
   }
-  ASSERT_EQ(by_op.size(), 18u);
+  ASSERT_EQ(by_op.size(), 19u);  // the 18 ops probed before elect.sync, and elect.sync
   const std::vector<std::pair<ProbeScenario, uint32_t>> with_mask = {
       {ProbeScenario::control, 0xffffffffu},           {ProbeScenario::converged_outside, 0x1fu},
       {ProbeScenario::converged_outside, 0xfffffffeu}, {ProbeScenario::divergent_outside, 0x1fu},
@@ -54,6 +54,17 @@ TEST(ProbeTable, every_op_has_every_scenario_with_the_documented_masks) {
   EXPECT_EQ(probe("ballot.control.ffffffff").op->other_intrinsic, "__shfl_sync");
   EXPECT_EQ(probe("syncwarp.control.ffffffff").op->other_intrinsic, "__ballot_sync");
   EXPECT_EQ(probe("activemask.control").op->family, "activemask");
+  EXPECT_EQ(probe("elect.control.ffffffff").op->needs_compute_capability, 90);
+}
+
+// tools/CMakeLists.txt reads the probes' families from the family folders' kProbes entries for the
+// probe.verify tests: a family it misses would never be verified.
+TEST(ProbeTable, the_probe_verify_tests_cover_every_probed_family) {
+  std::set<std::string> probed, tested;
+  for (const ProbeCase& c : families::probe_cases()) probed.insert(std::string(c.op->family));
+  std::stringstream list(WARPCONF_PROBE_VERIFY_FAMILIES);
+  for (std::string family; std::getline(list, family, ',');) tested.insert(family);
+  EXPECT_EQ(tested, probed);
 }
 
 isolation::CaseResult result(isolation::Outcome o, std::string text = "", int code = 0) {

@@ -418,6 +418,12 @@ Report report_from_json(const nlohmann::json& j, const std::string& name) {
   return r;
 }
 
+Report parse_report(std::string_view text, const std::string& name) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) throw UsageError(name + ": not JSON");
+  return report_from_json(j, name);
+}
+
 void write_report_files(const Report& r, const std::string& dir) {
   const auto write = [&dir](const char* file, const auto& body) {
     const fs::path path = fs::path(dir) / file, partial = path.string() + ".partial";

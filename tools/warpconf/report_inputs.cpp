@@ -100,9 +100,7 @@ std::optional<std::time_t> epoch_of(const std::string& iso) {
 // A report.json, or the one in a report directory.
 Report read_report(const std::string& path) {
   const fs::path file = fs::is_directory(path) ? fs::path(path) / "report.json" : fs::path(path);
-  const nlohmann::json j = nlohmann::json::parse(read_file(file.string()), nullptr, false);
-  if (j.is_discarded()) throw UsageError(file.string() + ": not JSON");
-  return report_from_json(j, file.string());
+  return parse_report(read_file(file.string()), file.string());
 }
 
 }  // namespace

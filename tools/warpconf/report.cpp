@@ -293,7 +293,7 @@ std::string summary_line(const Report& r) {
     const auto it = r.totals.lanes.find(c);
     return it == r.totals.lanes.end() ? uint64_t{0} : it->second;
   };
-  const auto checks = [&r](const FamilySums& s, const char* v) {
+  const auto checks = [](const FamilySums& s, const char* v) {
     const auto it = s.verdicts.find(v);
     return it == s.verdicts.end() ? uint64_t{0} : it->second;
   };

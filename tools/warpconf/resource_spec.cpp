@@ -2,6 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <climits>
+#include <cstdint>
+
 #include "warpconf/numbers.hpp"
 
 namespace wc::cli {
@@ -15,7 +18,10 @@ int spec_slots(std::istream& in, const std::string& name) {
   int slots = 0;
   for (const nlohmann::json& gpu : j["local"][0]["gpus"]) {
     if (!gpu.is_object() || !gpu.value("slots", nlohmann::json()).is_number_unsigned()) throw malformed();
-    slots += gpu["slots"].get<int>();
+    const uint64_t gpu_slots = gpu["slots"].get<uint64_t>();
+    if (gpu_slots > static_cast<uint64_t>(INT_MAX - slots))
+      throw UsageError(name + ": the GPUs' slots add up to more than " + std::to_string(INT_MAX));
+    slots += static_cast<int>(gpu_slots);
   }
   return slots;
 }

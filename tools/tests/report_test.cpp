@@ -282,6 +282,14 @@ TEST(CtestProgress, reads_every_ending_ctest_prints) {
   EXPECT_EQ(p.summary(), "100% tests passed out of 60");
 }
 
+TEST(CtestProgress, leaves_a_line_longer_than_ctest_s_own_to_the_test_output) {
+  cli::CtestProgress p;
+  EXPECT_FALSE(p.line("100% tests passed, 0 tests failed out of 1" + std::string(60000, 'x')));
+  EXPECT_EQ(p.summary(), "");
+  EXPECT_FALSE(p.line("1/1 Test #1: x " + std::string(60000, '.') + "   Passed    1.02 sec"));
+  EXPECT_TRUE(p.line("1/1 Test #1: x ....   Passed    1.02 sec"));
+}
+
 TEST(CtestProgress, tells_a_skip_s_reason_from_its_output) {
   EXPECT_EQ(cli::skip_reason("[ RUN ] a\nx.cpp:1: Skipped\nNotSupported: needs 8.0\n[ SKIPPED ] a\n").first, "not-supported");
   EXPECT_EQ(cli::skip_reason("warpconf probe --verify: not recorded: no golden/sm_80/contracts.txt\n"),

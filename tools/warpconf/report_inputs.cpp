@@ -19,6 +19,9 @@ const std::regex kCutAfterDots(R"(^\s*\d+/\d+ Test +#\d+: .* \.+\s*$)");
 const std::regex kStarted(R"(^\s*Start +\d+: (.*?)\s*$)");
 // ctest 3.x: "100% tests passed, 0 tests failed out of 60"; ctest 4.x: "100% tests passed out of 60".
 const std::regex kSummary(R"(^(\d+% tests passed(?:, | out of ).*|No tests were found!!!)\s*$)");
+// ctest's own lines are short; a longer one is a test's output, which std::regex, recursing once per
+// character, would match only by running out of stack (about 50,000 characters).
+constexpr size_t kLongestCtestLine = 4096;
 
 // ctest's words for how a test ended, as a status.
 std::string status_of(const std::string& ctest) {
@@ -122,6 +125,7 @@ std::optional<TestResult> CtestProgress::line(std::string_view text) {
       l = held_ + (l[first] == '*' ? "" : "   ") + l.substr(first);
     held_.clear();
   }
+  if (l.size() > kLongestCtestLine) return std::nullopt;
   std::smatch m;
   if (std::regex_match(l, m, kFinished)) {
     total_ = std::stoi(m[2]);

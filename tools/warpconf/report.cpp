@@ -1,6 +1,7 @@
 #include "warpconf/report.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -21,15 +22,22 @@ nlohmann::json sums_json(const FamilySums& s) {
           {"known_deviation_lanes", s.deviation_lanes}};
 }
 
+std::map<std::string, uint64_t> counts_from(const nlohmann::json& j, const char* key) {
+  if (!j.at(key).is_object()) throw UsageError(std::string(key) + " is not an object of counts");
+  std::map<std::string, uint64_t> counts;
+  for (const auto& [name, n] : j.at(key).items()) counts[name] = count_value(n, std::string(key) + "." + name);
+  return counts;
+}
+
 FamilySums sums_from(const nlohmann::json& j) {
   FamilySums s;
-  s.records = j.at("checks").get<uint64_t>();
-  s.cases = j.at("cases").get<uint64_t>();
-  s.random_cases = j.at("random_cases").get<uint64_t>();
-  s.lanes = j.at("lanes").get<std::map<std::string, uint64_t>>();
-  s.mismatches = j.at("mismatches").get<std::map<std::string, uint64_t>>();
-  s.verdicts = j.at("verdicts").get<std::map<std::string, uint64_t>>();
-  s.deviation_lanes = j.at("known_deviation_lanes").get<std::map<std::string, uint64_t>>();
+  s.records = count_value(j.at("checks"), "checks");
+  s.cases = count_value(j.at("cases"), "cases");
+  s.random_cases = count_value(j.at("random_cases"), "random_cases");
+  s.lanes = counts_from(j, "lanes");
+  s.mismatches = counts_from(j, "mismatches");
+  s.verdicts = counts_from(j, "verdicts");
+  s.deviation_lanes = counts_from(j, "known_deviation_lanes");
   return s;
 }
 
@@ -50,7 +58,7 @@ Cell cell_from(const nlohmann::json& j) {
   c.type = j.at("type").get<std::string>();
   c.scenes = j.at("scenes").get<std::string>();
   c.sums = sums_from(j);
-  c.random_checks = j.at("random_checks").get<uint64_t>();
+  c.random_checks = count_value(j.at("random_checks"), "random_checks");
   c.seeds = j.at("seeds").get<std::vector<std::string>>();
   c.first = j.at("first");
   c.replay = j.at("replay").get<std::string>();
@@ -78,6 +86,27 @@ void merge_cell(Cell& into, const Cell& from) {
 void merge_deviation(Deviation& into, const Deviation& from) {
   into.lanes += from.lanes;
   into.checks += from.checks;
+}
+
+// An int field of report.json, which nlohmann would convert from any number.
+void check_int(const nlohmann::json& value, const char* key) {
+  const bool fits = value.is_number_unsigned()
+                        ? value.get<uint64_t>() <= uint64_t{INT_MAX}
+                        : value.is_number_integer() && value.get<int64_t>() >= INT_MIN && value.get<int64_t>() <= INT_MAX;
+  if (!fits) throw UsageError(std::string(key) + " is not an int: " + value.dump());
+}
+
+// The integers of the structs report.json spells as their members, before nlohmann converts them.
+void check_struct_integers(const nlohmann::json& j) {
+  for (const nlohmann::json& d : j.at("devices"))
+    for (const char* key : {"ordinal", "multiprocessors", "ptx_version", "binary_version"}) check_int(d.at(key), key);
+  for (const nlohmann::json& t : j.at("tests")) check_int(t.at("round"), "round");
+  for (const nlohmann::json& r : j.at("run").at("rounds")) check_int(r.at("round"), "round");
+  for (const nlohmann::json& d : j.at("known_deviations")) {
+    count_value(d.at("lanes"), "lanes");
+    count_value(d.at("checks"), "checks");
+  }
+  for (const nlohmann::json& b : j.at("behaviour_changes")) count_value(b.at("lanes"), "lanes");
 }
 
 int integer(const nlohmann::json& object, const char* key, int otherwise) {
@@ -229,13 +258,13 @@ void RecordSink::add(const nlohmann::json& r) {
   (verdict.rfind("planted-", 0) == 0 ? report_.planted : report_.totals).add(sums);
   for (const auto& k : r.value("known_deviations", nlohmann::json::array())) {
     Deviation d{device, field_text(k, "id"), field_text(k, "documented"), field_text(k, "observed"), field_text(k, "evidence"),
-                k.value("lanes", uint64_t{0}), 1};
+                count_field(k, "lanes"), 1};
     const auto [it, inserted] = report_.deviations.emplace(std::make_pair(device, d.id), d);
     if (!inserted) merge_deviation(it->second, d);
   }
   if (r.contains("golden") && r["golden"].is_object()) {
     const nlohmann::json& g = r["golden"];
-    const uint64_t changed = g.value("behaviour_changes", uint64_t{0});
+    const uint64_t changed = count_field(g, "behaviour_changes");
     if (changed > 0 || verdict == "behaviour-change")
       report_.behaviour_changes.push_back(
           {device, "golden " + field_text(g, "command"), field_text(r, "family"), field_text(r, "intrinsic"),
@@ -392,6 +421,7 @@ Report report_from_json(const nlohmann::json& j, const std::string& name) {
     throw UsageError(name + ": schema '" + schema + "', this warpconf reads " + kReportSchema);
   Report r;
   try {
+    check_struct_integers(j);
     r.run = j.at("run").get<RunInfo>();
     for (const Fingerprint& f : j.at("devices").get<std::vector<Fingerprint>>()) r.devices.emplace(f.id, f);
     for (const nlohmann::json& c : j.at("cells")) {

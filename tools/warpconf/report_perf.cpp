@@ -66,8 +66,7 @@ PerfFigure perf_figure_of(const nlohmann::json& r, const std::string& device) {
   f.metric = known_metric(field_text(r, "metric"));
   f.median = number(r, "median");
   f.mad = number(r, "mad");
-  const std::optional<double> repetitions = number(r, "repetitions");
-  if (repetitions) f.repetitions = static_cast<uint64_t>(*repetitions);
+  if (const auto it = r.find("repetitions"); it != r.end() && !it->is_null()) f.repetitions = count_value(*it, "repetitions");
   f.verdict = known_verdict(field_text(r, "verdict"));
   f.outcome = field_text(r, "outcome");
   f.baseline = baseline_of(r);

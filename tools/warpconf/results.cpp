@@ -38,6 +38,16 @@ nlohmann::json sums_json(const FamilySums& s) {
 
 }  // namespace
 
+uint64_t count_value(const nlohmann::json& value, const std::string& key) {
+  if (!value.is_number_unsigned()) throw UsageError(key + " is not a count (an integer of 0 or more): " + value.dump());
+  return value.get<uint64_t>();
+}
+
+uint64_t count_field(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  return it == object.end() ? 0 : count_value(*it, key);
+}
+
 FamilySums sums_of(const nlohmann::json& r) {
   FamilySums s;
   s.records = 1;
@@ -49,7 +59,7 @@ FamilySums sums_of(const nlohmann::json& r) {
   }
   s.verdicts[r["verdict"].get<std::string>()] = 1;
   for (const auto& d : r.value("known_deviations", nlohmann::json::array()))
-    s.deviation_lanes[d.value("id", "?")] += d.value("lanes", uint64_t{0});
+    s.deviation_lanes[d.value("id", "?")] += count_field(d, "lanes");
   return s;
 }
 

@@ -55,6 +55,12 @@ struct ResultsSummary {
   std::vector<std::string> devices;  // one line per distinct device fingerprint
 };
 
+// A count as records and reports write it, a JSON integer of 0 or more: nlohmann converts any
+// other number with undefined behaviour where it does not fit. Throws UsageError naming `key`.
+uint64_t count_value(const nlohmann::json& value, const std::string& key);
+// The same for object[key], 0 where it is absent.
+uint64_t count_field(const nlohmann::json& object, const char* key);
+
 // The counts of one check record.
 FamilySums sums_of(const nlohmann::json& check);
 

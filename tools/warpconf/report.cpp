@@ -64,6 +64,8 @@ Cell cell_from(const nlohmann::json& j) {
   c.replay = j.at("replay").get<std::string>();
   c.reason = j.at("reason").get<std::string>();
   for (const auto& [verdict, n] : c.sums.verdicts) verdict_rank(verdict);
+  // A cell's verdict is the worst of its checks': the writers have none to show for a cell of no check.
+  if (c.verdict().empty()) throw UsageError("the cell " + c.family + " " + c.intrinsic + " " + c.type + " counts no verdict");
   return c;
 }
 

@@ -85,6 +85,8 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{"spaces", assigned("id: 1,slots:1"),
                 "CTEST_RESOURCE_GROUP_0_GPUS=id: 1,slots:1 is not id:<ordinal>,slots:<count>"},
         Refused{"empty_gpus", assigned(""), "CTEST_RESOURCE_GROUP_0_GPUS= is not id:<ordinal>,slots:<count>"},
+        Refused{"gpus_of_40011_characters", assigned("id:" + std::string(40000, 'a') + ",slots:1"),
+                "CTEST_RESOURCE_GROUP_0_GPUS is 40011 characters long: not id:<ordinal>,slots:<count>"},
         Refused{"non_numeric_id", assigned("id:gpu_a,slots:1"),
                 "CTEST_RESOURCE_GROUP_0_GPUS=id:gpu_a,slots:1: id 'gpu_a' is not a CUDA ordinal"},
         Refused{

@@ -3,7 +3,8 @@
 # the GPU tests as Skipped where there is no GPU. Two builds: the ci preset (sm_75 code and
 # compute_75 PTX, warnings as errors) and the asan preset: the model preset's build without a CUDA
 # toolkit, under AddressSanitizer and UndefinedBehaviorSanitizer, which stands in for the model
-# preset here to keep CI short. This is what CI runs.
+# preset here to keep CI short. Where clang is installed, the asan preset also runs each reader's
+# libFuzzer target for a few seconds (the ci preset builds none). This is what CI runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"

@@ -1,5 +1,5 @@
 // What a fuzz target of this folder shares with the replay main: the libFuzzer entry point, and a
-// count of the inputs the reader accepted, so that a replay that read nothing fails.
+// count of the inputs the reader read, so that a replay that read nothing fails.
 #pragma once
 
 #include <cstddef>
@@ -9,7 +9,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 namespace wc::fuzz {
 
-// Inputs the reader accepted (and whose round trip held); the others were FormatErrors.
+// Inputs the reader read (and whose checks held); it rejected the others as bad input, or found
+// nothing in them.
 extern size_t accepted_inputs;
 
 }  // namespace wc::fuzz

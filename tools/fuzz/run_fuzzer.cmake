@@ -1,18 +1,19 @@
 # Runs a libFuzzer binary for SECONDS on a scratch copy of its seed corpus (the tree is never
 # written); fails on any finding and when the run did not execute inputs. A crashing input is kept
-# under WORK as crash-*, and `<FUZZER> <that file>` replays it.
+# under WORK as crash-* (or leak-*, timeout-*, oom-*), and `<FUZZER> <that file>` replays it.
 # In: FUZZER, CORPUS (seed folder), DICTIONARY (the format's tokens), WORK (scratch folder, emptied
-# first), SECONDS.
+# first), SECONDS; optional EXTRA, more libFuzzer flags (a list).
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 file(COPY "${CORPUS}/" DESTINATION "${WORK}/corpus")
 execute_process(
   COMMAND "${FUZZER}" -max_total_time=${SECONDS} -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
-          -dict=${DICTIONARY}
+          -dict=${DICTIONARY} ${EXTRA}
           -artifact_prefix=${WORK}/ "${WORK}/corpus"
   RESULT_VARIABLE status
   OUTPUT_VARIABLE output
   ERROR_VARIABLE output)
+file(WRITE "${WORK}/output.txt" "${output}")
 string(REGEX MATCH "stat::number_of_executed_units: *[0-9]+" executed "${output}")
 string(REGEX MATCH "[0-9]+$" executed "${executed}")
 if(NOT status EQUAL 0)
@@ -21,5 +22,10 @@ endif()
 if(NOT executed GREATER 0)
   message(FATAL_ERROR "${FUZZER} executed no inputs:\n${output}")
 endif()
-string(REGEX MATCH "#[0-9]+[^\n]*DONE[^\n]*" done "${output}")
-message("${FUZZER}: ${executed} inputs in ${SECONDS} s, no finding. ${done}")
+string(REGEX MATCH "Done [0-9]+ runs in [0-9]+ second" done "${output}")
+string(REGEX MATCH "[0-9]+ second" took "${done}")
+if(NOT took)
+  set(took "${SECONDS} second")
+endif()
+string(REGEX MATCH "#[0-9]+[^\n]*DONE[^\n]*" final "${output}")
+message("${FUZZER}: ${executed} inputs in ${took}s, no finding. ${final}")

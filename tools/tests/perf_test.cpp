@@ -79,6 +79,10 @@ TEST(PerfFormat, numbers_keep_six_significant_digits_in_fixed_notation) {
   EXPECT_EQ(golden::perf_number(1234567), "1234570");
   EXPECT_EQ(golden::perf_number(999999.7), "1000000");
   EXPECT_EQ(golden::perf_number(1e-7), "0.0000001");
+  // Zeros past the sixth digit, not the digits of the double's binary value (999999000000000047497...).
+  EXPECT_EQ(golden::perf_number(9.99999e35), "999999000000000000000000000000000000");
+  EXPECT_EQ(golden::perf_number(1e39), "1000000000000000000000000000000000000000");
+  EXPECT_THROW(golden::perf_number(1e40), std::invalid_argument);
   EXPECT_THROW(golden::perf_number(-1), std::invalid_argument);
   EXPECT_THROW(golden::perf_number(std::nan("")), std::invalid_argument);
   EXPECT_THROW(golden::perf_number(std::numeric_limits<double>::infinity()), std::invalid_argument);

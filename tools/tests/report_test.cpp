@@ -353,6 +353,19 @@ TEST(CtestProgress, reads_every_ending_ctest_prints) {
   EXPECT_EQ(p.summary(), "100% tests passed out of 60");
 }
 
+// Lines of 60,000 characters, a summary and a run of dots (the ctest_files_reader fuzz target's
+// seeds), where a regular expression's recursion once overflowed the stack.
+TEST(CtestProgress, reads_a_summary_and_a_run_of_dots_of_any_length) {
+  cli::CtestProgress p;
+  const std::string summary = "100% tests passed, 0 tests failed out of 1" + std::string(60000, 'x');
+  EXPECT_FALSE(p.line(summary));
+  EXPECT_EQ(p.summary(), summary);
+  const std::optional<cli::TestResult> t = p.line("1/1 Test #1: x " + std::string(60000, '.') + "   Passed    1.02 sec");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->name, "x");
+  EXPECT_EQ(t->status, "passed");
+}
+
 TEST(CtestProgress, tells_a_skip_s_reason_from_its_output) {
   EXPECT_EQ(cli::skip_reason("[ RUN ] a\nx.cpp:1: Skipped\nNotSupported: needs 8.0\n[ SKIPPED ] a\n").first, "not-supported");
   EXPECT_EQ(cli::skip_reason("warpconf probe --verify: not recorded: no golden/sm_80/contracts.txt\n"),

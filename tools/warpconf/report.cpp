@@ -60,6 +60,8 @@ Cell cell_from(const JsonObject& j) {
   c.first = j.at("first");
   c.replay = j.text("replay");
   c.reason = j.text("reason");
+  // A cell's verdict is the worst of its checks': the writers have none to show for a cell of no check.
+  if (c.verdict().empty()) throw UsageError(j.path_of("verdicts") + ": counts no check, so the cell has no verdict");
   return c;
 }
 
@@ -387,7 +389,7 @@ std::string summary_line(const Report& r) {
     const auto it = r.totals.lanes.find(c);
     return it == r.totals.lanes.end() ? uint64_t{0} : it->second;
   };
-  const auto checks = [&r](const FamilySums& s, const char* v) {
+  const auto checks = [](const FamilySums& s, const char* v) {
     const auto it = s.verdicts.find(v);
     return it == s.verdicts.end() ? uint64_t{0} : it->second;
   };
@@ -526,6 +528,12 @@ Report report_from_json(const nlohmann::json& j, const std::string& name) {
     throw UsageError(name + ": " + e.what());
   }
   return r;
+}
+
+Report parse_report(std::string_view text, const std::string& name) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) throw UsageError(name + ": not JSON");
+  return report_from_json(j, name);
 }
 
 void write_report_files(const Report& r, const std::string& dir) {

@@ -200,6 +200,8 @@ std::vector<std::pair<std::string, std::vector<const Contract*>>> contract_group
 nlohmann::json to_json(const Report&);
 // Reads a report.json; throws UsageError naming `name` for another schema or a malformed report.
 Report report_from_json(const nlohmann::json&, const std::string& name);
+// The same from a report.json's text; text that is not JSON is a UsageError too.
+Report parse_report(std::string_view text, const std::string& name);
 
 void write_markdown(const Report&, std::ostream&);
 void write_html(const Report&, std::ostream&);

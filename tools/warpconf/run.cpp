@@ -22,6 +22,7 @@
 #include "core/seed.hpp"
 #include "warpconf/keeper.hpp"
 #include "warpconf/report_inputs.hpp"
+#include "warpconf/resource_spec.hpp"
 
 namespace wc::cli {
 namespace {
@@ -80,23 +81,6 @@ fs::path ctest_of(const fs::path& build) {
   return "ctest";
 }
 
-// The GPU slots of the ctest resource spec that configure writes (WARPCONF_GPU_SLOTS, 8 by default,
-// on each GPU): {"local": [{"gpus": [{"id": "0", "slots": 8}, ...]}]}.
-int spec_slots(const fs::path& spec) {
-  std::ifstream in(spec);
-  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  const auto malformed = [&spec] { return UsageError(spec.string() + ": not a ctest resource spec with local[0].gpus"); };
-  if (j.is_discarded() || !j.contains("local") || !j["local"].is_array() || j["local"].empty() ||
-      !j["local"][0].contains("gpus") || !j["local"][0]["gpus"].is_array())
-    throw malformed();
-  int slots = 0;
-  for (const nlohmann::json& gpu : j["local"][0]["gpus"]) {
-    if (!gpu.is_object() || !gpu.value("slots", nlohmann::json()).is_number_unsigned()) throw malformed();
-    slots += gpu["slots"].get<int>();
-  }
-  return slots;
-}
-
 Settings resolve(const RunOptions& o) {
   if (o.budget != "quick" && o.budget != "default" && o.budget != "soak")
     throw UsageError("unknown budget '" + o.budget + "': quick, default or soak");
@@ -120,7 +104,10 @@ Settings resolve(const RunOptions& o) {
   s.variant = o.perf ? "perf" : o.jit ? "jit" : o.sanitize ? "sanitize" : "sass";
   s.label = o.perf ? "^perf$" : o.jit ? "^jit$" : o.sanitize ? "^sanitize$" : "^gpu$";
   s.spec = fs::exists(s.build / "resources.json");
-  if (s.spec) s.jobs = std::max(1, spec_slots(s.build / "resources.json"));  // as many as the GPUs take at once
+  if (s.spec) {
+    std::ifstream spec(s.build / "resources.json");
+    s.jobs = std::max(1, spec_slots(spec, (s.build / "resources.json").string()));  // as many as the GPUs take at once
+  }
   return s;
 }
 

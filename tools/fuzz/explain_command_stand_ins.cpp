@@ -1,0 +1,46 @@
+// The commands other than explain, in the explain_command fuzz target: stand-ins that abort, so that
+// an input that makes wc::cli::run dispatch to one is a finding, and no input reads or writes a file.
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/perf/bench.hpp"
+#include "warpconf/golden.hpp"
+#include "warpconf/perf.hpp"
+#include "warpconf/probe.hpp"
+#include "warpconf/report_inputs.hpp"
+#include "warpconf/results.hpp"
+#include "warpconf/run.hpp"
+
+namespace wc {
+namespace {
+
+[[noreturn]] void reached(const char* command) {
+  std::fprintf(stderr, "the explain_command fuzz target reached warpconf %s\n", command);
+  std::abort();
+}
+
+}  // namespace
+
+namespace perf {
+std::vector<Figure> measure(const Options&) { reached("perf (measure)"); }
+}  // namespace perf
+
+namespace cli {
+int run_golden(const GoldenOptions&, std::ostream&, std::ostream&) { reached("golden"); }
+int run_perf(const PerfOptions&, std::ostream&, std::ostream&, const Measure&) { reached("perf"); }
+int run_probe_command(const ProbeOptions&, std::ostream&, std::ostream&) { reached("probe"); }
+int run_suite(const RunOptions&, std::ostream&, std::ostream&) { reached("run"); }
+int run_report_command(const std::string&, const std::string&, const std::vector<std::string>&, std::ostream&,
+                       std::ostream&) {
+  reached("report");
+}
+int run_merge_command(const std::vector<std::string>&, const std::string&, const std::vector<std::string>&,
+                      std::ostream&, std::ostream&) {
+  reached("merge");
+}
+ResultsSummary summarize_results(std::istream&, const std::string&) { reached("results"); }
+void print_results_text(const ResultsSummary&, std::ostream&) { reached("results"); }
+void print_results_json(const ResultsSummary&, std::ostream&) { reached("results"); }
+}  // namespace cli
+
+}  // namespace wc

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "families/algorithm/family.hpp"
+#include "families/algorithm/library_model.hpp"
 #include "families/algorithm/model.hpp"
 #include "harness/documented.hpp"
 #include "harness/gpu_test.hpp"
@@ -171,6 +172,108 @@ TEST(AlgorithmModel, has_an_identity_for_every_operator_and_type) {
                             << ")";
         }
     }
+}
+
+// Declaring any order, a result is held to what every order gives: an integer sum bit for bit, a
+// floating one within the order-free bound; the lanes it covers must all take part.
+TEST(AlgorithmAnyOrderModel, holds_each_lane_to_what_every_order_gives) {
+  const auto any_order = [](WarpAlgorithm algorithm, Type type, uint32_t mask, int width, const PerLane<uint64_t>& v) {
+    return model::warp_algorithm_in_any_order(algorithm, AlgorithmOp::sum, type, model::uniform_scene(mask), width, v);
+  };
+  const auto ones = uniform<uint64_t>(bits_of(Type::f32, 1));
+  const auto sum = any_order(WarpAlgorithm::reduce_butterfly, Type::f32, model::kFullMask, 32, ones);
+  ASSERT_TRUE(sum[5].tolerance);
+  EXPECT_EQ(sum[5].tolerance->exact, 32);
+  EXPECT_GT(sum[5].tolerance->allowed, 0);
+  const auto integers = any_order(WarpAlgorithm::inclusive_scan, Type::i32, model::kFullMask, 8, uniform<uint64_t>(3));
+  EXPECT_FALSE(integers[10].tolerance);
+  EXPECT_EQ(integers[10].bits, 9u) << "rank 2 of its group: 3 + 3 + 3";
+  const auto exclusive = any_order(WarpAlgorithm::exclusive_scan, Type::i32, model::kFullMask, 8, uniform<uint64_t>(3));
+  EXPECT_EQ(exclusive[8].bits, 0u) << "rank 0: the identity";
+  EXPECT_EQ(exclusive[9].bits, 3u);
+  const auto down = any_order(WarpAlgorithm::reduce_down, Type::i32, model::kFullMask, 4, uniform<uint64_t>(2));
+  EXPECT_EQ(down[4].bits, 8u);
+  EXPECT_EQ(down[5].cls, model::LaneClass::undefined);
+  // Width 32 over the lower half: every group covers the upper half, which takes no part.
+  const auto absent = any_order(WarpAlgorithm::reduce_butterfly, Type::i32, 0x0000FFFF, 32, uniform<uint64_t>(1));
+  EXPECT_EQ(absent[0].cls, model::LaneClass::undefined);
+  EXPECT_EQ(absent[0].rule->id, "alg.any-order.reads-absent");
+  EXPECT_EQ(absent[20].cls, model::LaneClass::not_called);
+}
+
+// Whole warps of every width of the ascending butterfly (fixtures/algorithms/reordered.cuh), which
+// declares `order`, over the sweep's values and one row whose sum the order rounds: 1 at lane 0 and
+// half an ulp of it at lanes 16 and 17. Descending, each half ulp meets the 1 alone and rounds away;
+// ascending, they meet each other first and count.
+gpu::AlgorithmBatch ascending_butterflies(Type type, model::OrderOfOperations order) {
+  gpu::AlgorithmBatch b;
+  b.op = {WarpAlgorithm::reduce_butterfly, AlgorithmOp::sum, gpu::Implementation::ascending_butterfly, order};
+  b.type = type;
+  b.scenes = {model::uniform_scene(model::kFullMask)};
+  for (int width : {2, 4, 8, 16, 32}) b.tables.width.push_back(uniform<int32_t>(width));
+  b.tables.value = sweeps::algorithm_values(type);
+  PerLane<uint64_t> rounded = uniform<uint64_t>(bits_of(type, 0));
+  rounded[0] = bits_of(type, 1);
+  rounded[16] = rounded[17] = bits_of(type, model::unit_roundoff(type));
+  b.tables.value.push_back(rounded);
+  sweeps::add_every_case(b);
+  return b;
+}
+
+// The ascending butterfly on the host: offsets 1 .. width / 2, every lane at once, each step
+// op(own value, partner's value).
+void emulate_ascending_butterflies(const gpu::AlgorithmBatch& b, gpu::WarpResults& results) {
+  results.cases = b.cases.size();
+  results.bits.resize(results.cases * 32);
+  results.wrote.resize(results.cases * 32);
+  for (size_t c = 0; c < b.cases.size(); ++c) {
+    const auto in = gpu::inputs(b, c);
+    PerLane<uint64_t> v{};
+    for (int lane = 0; lane < 32; ++lane) v[lane] = in.value[lane] & model::value_mask(model::info(b.type).bits);
+    for (int offset = 1; offset < in.width[0]; offset *= 2) {
+      PerLane<uint64_t> next{};
+      for (int lane = 0; lane < 32; ++lane) next[lane] = model::apply(b.op.op, b.type, v[lane], v[lane ^ offset]);
+      v = next;
+    }
+    for (int lane = 0; lane < 32; ++lane) {
+      results.bits[c * 32 + lane] = v[lane];
+      results.wrote[c * 32 + lane] = 1;
+    }
+  }
+}
+
+constexpr Type kFloatingTypes[] = {Type::f32, Type::f16, Type::bf16, Type::f64};
+
+// A correct reduce_butterfly in another order, emulated: declaring any order it agrees with the
+// model; declaring the fixed order, the sum the order rounds is caught.
+TEST(AlgorithmOrder, an_ascending_butterfly_passes_declaring_any_order_and_fails_declaring_the_fixed_one) {
+  for (Type type : kFloatingTypes) {
+    const gpu::AlgorithmBatch any = ascending_butterflies(type, model::OrderOfOperations::any);
+    gpu::WarpResults results;
+    emulate_ascending_butterflies(any, results);
+    const check::CheckReport agrees = gen::check_batch(any, results).report;
+    EXPECT_TRUE(agrees.clean()) << type << ": " << agrees.bad_lanes() << " lanes outside the order-free bound";
+    EXPECT_GT(agrees.tally.compared(), 0u);
+    const check::CheckReport caught =
+        gen::check_batch(ascending_butterflies(type, model::OrderOfOperations::fixed), results).report;
+    EXPECT_GT(caught.wrong_values, 0u) << type;
+  }
+}
+
+class AlgorithmOrderOnGpu : public check::GpuTest {};
+
+TEST_F(AlgorithmOrderOnGpu, an_ascending_butterfly_declaring_any_order_agrees_with_the_model) {
+  for (Type type : model::kAlgorithmTypes) {
+    for (AlgorithmOp op : {AlgorithmOp::sum, AlgorithmOp::min, AlgorithmOp::max})
+      sweeps::expect_gpu_agrees(sweeps::algorithm_batch(
+          {WarpAlgorithm::reduce_butterfly, op, gpu::Implementation::ascending_butterfly, model::OrderOfOperations::any},
+          type));
+    sweeps::expect_gpu_agrees(ascending_butterflies(type, model::OrderOfOperations::any));
+  }
+}
+
+TEST_F(AlgorithmOrderOnGpu, the_same_butterfly_declaring_the_fixed_order_is_caught) {
+  for (Type type : kFloatingTypes) sweeps::expect_gpu_catches(ascending_butterflies(type, model::OrderOfOperations::fixed));
 }
 
 class AlgorithmDocumentedOnGpu : public check::GpuTest {};

@@ -164,10 +164,11 @@ TEST(PatternModel, leaves_an_output_two_calls_write_undefined) {
   }
   EXPECT_EQ(out[16].cls, LaneClass::defined);
   EXPECT_EQ(out[16].bits, 31u) << "the odd lanes' slot 15: lane 31";
-  // Both halves hold bin 3: each half's lowest lane stores 16 there.
+  // Both halves hold bin 3: each half's lowest lane adds 16 there.
   const auto bins = model::warp_pattern(WarpPattern::histogram, AlgorithmOp::sum, Type::i32,
                                         model::group_scene({0x0000FFFF, 0xFFFF0000}), uniform<int32_t>(3), {});
   EXPECT_EQ(bins[3].cls, LaneClass::undefined);
+  EXPECT_EQ(bins[3].rule->id, "pattern.histogram.two-calls");
 }
 
 TEST(PatternModel, makes_results_of_a_call_from_both_arms_ptx_defined) {
@@ -245,6 +246,32 @@ TEST(PatternHarness, checks_every_output_of_a_compaction) {
   ASSERT_EQ(stray.bad_lanes(), 1u);
   EXPECT_EQ(stray.first->lane, static_cast<int>(unwritten));
   EXPECT_EQ(stray.first->want.rule->id, "pattern.compact.unwritten");
+}
+
+// The kernels' add accumulates, so a histogram whose every lane adds its group's count (the known-bad
+// histogram_every_lane) leaves g * g in the bin of a group of g lanes: the comparison reports that bin.
+TEST(PatternHarness, catches_a_histogram_that_adds_too_often) {
+  const gpu::PatternBatch b = sweeps::pattern_batch({WarpPattern::histogram}, Type::i32);
+  gpu::WarpResults results;
+  write_model_results(b, results);
+  ASSERT_TRUE(gen::check_batch(b, results).report.clean());
+  // A case with a bin that one group of several lanes adds to.
+  size_t c = 0;
+  int bin = 0;
+  for (; c < b.cases.size(); ++c) {
+    const auto want = gpu::outcome(b, c);
+    for (bin = 0; bin < 32 && !(want[bin].cls == LaneClass::defined && want[bin].bits > 1);) ++bin;
+    if (bin < 32) break;
+  }
+  ASSERT_LT(c, b.cases.size());
+  uint64_t& count = results.bits[c * 32 + bin];
+  count *= count;
+  const check::CheckReport over = gen::check_batch(b, results).report;
+  ASSERT_EQ(over.bad_lanes(), 1u);
+  EXPECT_EQ(over.wrong_values, 1u);
+  EXPECT_EQ(over.first->case_index, c);
+  EXPECT_EQ(over.first->lane, bin);
+  EXPECT_EQ(over.first->want.rule->id, "pattern.histogram.bin");
 }
 
 class PatternDocumentedOnGpu : public check::GpuTest {};

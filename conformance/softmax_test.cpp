@@ -108,6 +108,26 @@ TEST(SoftmaxModel, the_bound_grows_with_fast_exp_rescaling_and_narrow_outputs) {
             allowed(SoftmaxVariant::three_pass, ExpFunction::expf, Type::f16));
 }
 
+// docs/softmax-bound.md, "Size of the bound", on a ramp of 1024 fp32 elements from 0 down to -18
+// (k = 32, sigma = R = 36; the weighted mean of |t| is about 1). Three-pass: a = 5u + |t| u,
+// eps_D = 2u, s = 5u + 1u + gamma_36 (36u), so B is about 49u at the max and 67u at t = -18. The
+// two-pass and online sums carry R rescales, (1 + R) 5u + R u more in s; the numerator, computed
+// fresh against the final max, carries none: 265u and 283u.
+TEST(SoftmaxModel, the_bound_at_1024_elements_counts_the_rescales_in_the_sum_only) {
+  std::vector<double> ramp(1024);
+  for (size_t i = 0; i < ramp.size(); ++i) ramp[i] = -18.0 * static_cast<double>(i) / 1023;
+  const auto bound_in_u = [&](SoftmaxVariant v, size_t j) {
+    const model::SoftmaxElement e = model::softmax_reference({v, ExpFunction::expf, Type::f32}, ramp).elements[j];
+    return e.allowed / e.exact / kU;
+  };
+  EXPECT_NEAR(bound_in_u(SoftmaxVariant::three_pass, 0), 49, 1);
+  EXPECT_NEAR(bound_in_u(SoftmaxVariant::three_pass, 1023), 67, 1);
+  for (SoftmaxVariant v : {SoftmaxVariant::two_pass, SoftmaxVariant::online}) {
+    EXPECT_NEAR(bound_in_u(v, 0), 265, 1) << v;
+    EXPECT_NEAR(bound_in_u(v, 1023), 283, 1) << v;
+  }
+}
+
 TEST(SoftmaxModel, the_contract_fixes_special_rows_exactly) {
   const SoftmaxSpec spec{SoftmaxVariant::online, ExpFunction::expf, Type::f32};
   for (const sweeps::NamedRow& row : sweeps::softmax_special_rows(Type::f32)) {

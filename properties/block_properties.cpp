@@ -111,5 +111,12 @@ TEST_F(KnownBadBlockOnGpu, full_mask_over_a_partial_warp_is_caught_with_a_shrunk
       gpu::block_text(spec) + "<unsigned int>");
 }
 
+// A sum, whose identity 0 fresh shared memory may hold: the kernels' fill before the reduction shows the reads.
+TEST_F(KnownBadBlockOnGpu, reads_of_slots_no_warp_wrote_are_caught_with_a_shrunk_counterexample) {
+  const gpu::BlockSpec spec{AlgorithmOp::sum, BlockImplementation::unguarded_slots};
+  gen::expect_gpu_catches_on_random<gpu::BlockCalls>([spec](Draw& d) { return gen::block_case(d, spec, Type::i32); }, 2000,
+                                                     gpu::block_text(spec) + "<int>");
+}
+
 }  // namespace
 }  // namespace wc

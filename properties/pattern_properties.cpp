@@ -162,6 +162,7 @@ struct KnownBadPattern {
 const KnownBadPattern kKnownBad[] = {
     {PatternImplementation::segmented_butterfly, WarpPattern::segmented_reduce, AlgorithmOp::sum, Type::i32},
     {PatternImplementation::argmax_highest_lane, WarpPattern::argmax, AlgorithmOp::sum, Type::f32},
+    {PatternImplementation::histogram_every_lane, WarpPattern::histogram, AlgorithmOp::sum, Type::i32},
 };
 
 class PatternKnownBadOnGpu : public check::GpuTest {};

@@ -1,5 +1,5 @@
 // `warpconf perf record|accept|compare|diff`: performance as a regression dimension (docs/perf.md).
-// A baseline is golden/<arch>/perf.txt (fixtures/golden/perf.hpp); a performance change is its own
+// A baseline is golden/<arch>/perf.txt (fixtures/formats/perf.hpp); a performance change is its own
 // verdict, never a conformance failure.
 #pragma once
 

@@ -1,4 +1,4 @@
-// `warpconf probe`: the contract-violation probes (fixtures/gpu/probe.hpp), each run in a child
+// `warpconf probe`: the contract-violation probes (fixtures/core/probe.hpp), each run in a child
 // process forked before this process touches CUDA (fixtures/isolation), recorded per architecture
 // in golden/<arch>/contracts.txt and compared with it (docs/golden-format.md).
 #pragma once

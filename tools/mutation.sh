@@ -4,8 +4,8 @@
 # runs against the GPU tests of its family, which must fail. One build tree (WARPCONF_MUTATION=ON)
 # holds each family's device code once more per planted bug of its own, and the family's test
 # binaries linked with it: a planted bug rebuilds its family's device code only.
-# Prints one line per mutant and "mutants caught: K of N"; exits 1 unless every selected mutant was
-# built and caught, 2 on a bad argument.
+# Prints one line per mutant as it finishes (also into <dir>/logs/verdicts.txt), then "mutants
+# caught: K of N"; exits 1 unless every selected mutant was built and caught, 2 on a bad argument.
 # Usage: tools/mutation.sh [--no-build] [MUTANT ...]   (default: every mutant)
 #   --no-build  runs what the last run built, as its mutants.txt lists it
 # WARPCONF_MUTATION_DIR (default build/mutants) and CMAKE_CUDA_ARCHITECTURES (default native) change
@@ -96,8 +96,9 @@ run_mutant() {
 export -f run_mutant
 export dir
 mkdir -p "$dir/results"
-lines=$(printf '%s\n' "${selected[@]}" | xargs -d '\n' -P 4 -I{} bash -c 'run_mutant "$1"' _ {} | sort -t' ' -k2,2n)
-echo "$lines"
-caught=$(grep -c '): caught' <<<"$lines")
+# Each line as its mutant finishes, kept in logs/verdicts.txt, so that a run cut short loses none.
+verdicts="$dir/logs/verdicts.txt"
+printf '%s\n' "${selected[@]}" | xargs -d '\n' -P 4 -I{} bash -c 'run_mutant "$1"' _ {} | tee "$verdicts"
+caught=$(grep -c '): caught' "$verdicts")
 echo "mutants caught: $caught of ${#selected[@]}"
 ((caught == ${#selected[@]}))

@@ -5,6 +5,7 @@
 # found a defect; the input that shows it stays under <build>/tools/fuzz/<target>_run/.
 #   usage: tools/fuzz/run_all.sh [--seconds N] [--jobs N] [--build DIR] [TARGET...] [-- LIBFUZZER_FLAG...]
 #   defaults: 600 seconds, 1 job at a time, build/model, every <target>_libfuzzer binary of the build
+#   (the on-demand ones, which no test runs, built first)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=600 jobs=1 build=build/model
@@ -15,13 +16,19 @@ while (($#)); do
     --jobs) jobs=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h | --help) sed -n '2,7p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,8p' "$0"; exit 0 ;;
     -*) echo "run_all.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
 [[ $seconds =~ ^[1-9][0-9]*$ && $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run_all.sh: --seconds and --jobs take a positive number" >&2; exit 2; }
 fuzz_dir=$build/tools/fuzz
+# The libFuzzer binaries no test runs (ON_DEMAND in tools/fuzz/CMakeLists.txt) are built first.
+on_demand=$(cmake --build "$build" -- -t targets all 2>/dev/null | grep -o '^[a-z_]*_libfuzzer_binary' | sort -u || true)
+if [[ -n $on_demand ]] && ! cmake --build "$build" --target $on_demand >"$fuzz_dir/on_demand_build.log" 2>&1; then
+  echo "run_all.sh: building $on_demand failed; see $fuzz_dir/on_demand_build.log" >&2
+  exit 1
+fi
 if ((${#targets[@]} == 0)); then
   for binary in "$fuzz_dir"/*_libfuzzer; do
     [[ -x $binary ]] && targets+=("$(basename "$binary" _libfuzzer)")

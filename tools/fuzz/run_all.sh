@@ -23,10 +23,16 @@ while (($#)); do
 done
 [[ $seconds =~ ^[1-9][0-9]*$ && $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run_all.sh: --seconds and --jobs take a positive number" >&2; exit 2; }
 fuzz_dir=$build/tools/fuzz
-# The libFuzzer binaries no test runs (ON_DEMAND in tools/fuzz/CMakeLists.txt) are built first.
-on_demand=$(cmake --build "$build" -- -t targets all 2>/dev/null | grep -o '^[a-z_]*_libfuzzer_binary' | sort -u || true)
-if [[ -n $on_demand ]] && ! cmake --build "$build" --target $on_demand >"$fuzz_dir/on_demand_build.log" 2>&1; then
-  echo "run_all.sh: building $on_demand failed; see $fuzz_dir/on_demand_build.log" >&2
+# The libFuzzer binaries no test runs (ON_DEMAND in tools/fuzz/CMakeLists.txt) are built first:
+# every one when no target is named, else those named.
+on_demand=()
+for binary_target in $(cmake --build "$build" -- -t targets all 2>/dev/null | grep -o '^[a-z_]*_libfuzzer_binary' | sort -u); do
+  if ((${#targets[@]} == 0)) || [[ " ${targets[*]} " == *" ${binary_target%_libfuzzer_binary} "* ]]; then
+    on_demand+=("$binary_target")
+  fi
+done
+if ((${#on_demand[@]})) && ! cmake --build "$build" --target "${on_demand[@]}" >"$fuzz_dir/on_demand_build.log" 2>&1; then
+  echo "run_all.sh: building ${on_demand[*]} failed; see $fuzz_dir/on_demand_build.log" >&2
   exit 1
 fi
 if ((${#targets[@]} == 0)); then

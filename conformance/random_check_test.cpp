@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
+#include <chrono>
 #include <numeric>
+#include <thread>
 
 #include "harness/random_check.hpp"
 #include "core/seed.hpp"
@@ -121,6 +123,44 @@ TEST(Shrinking, finds_the_smallest_failing_choices) {
   EXPECT_EQ(std::count(shrunk.choices.begin(), shrunk.choices.end(), 0u) + 1,
             static_cast<std::ptrdiff_t>(shrunk.choices.size()));
   EXPECT_GT(shrunk.steps, 0);
+}
+
+// A long failing case whose choices can all go but one: zeroed blocks take it there in a few dozen
+// steps, not one step per choice.
+TEST(Shrinking, zeroes_a_long_case_by_blocks) {
+  Choices failing(4096, 7);
+  failing[3000] = 200;
+  const gen::Shrunk shrunk = gen::shrink_choices(failing, [](const std::vector<Choices>& candidates) {
+    for (size_t i = 0; i < candidates.size(); ++i)
+      if (candidates[i].size() > 3000 && candidates[i][3000] >= 100) return std::optional<size_t>(i);
+    return std::optional<size_t>();
+  });
+  EXPECT_FALSE(shrunk.out_of_time);
+  ASSERT_EQ(shrunk.choices.size(), 3001u);
+  EXPECT_EQ(shrunk.choices[3000], 100u);
+  EXPECT_EQ(std::accumulate(shrunk.choices.begin(), shrunk.choices.end(), uint64_t{0}), 100u);
+  EXPECT_LT(shrunk.steps, 40);
+}
+
+// The time limit ends a shrink that would go on, keeps the smallest failing case found so far, and
+// the summary says that it stopped it.
+TEST(Shrinking, stops_at_its_time_limit_and_says_so) {
+  const Choices failing(64, 1u << 20);
+  int batches = 0;
+  const gen::Shrunk shrunk = gen::shrink_choices(
+      failing,
+      [&](const std::vector<Choices>& candidates) {
+        ++batches;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        for (size_t i = 0; i < candidates.size(); ++i)
+          if (std::accumulate(candidates[i].begin(), candidates[i].end(), uint64_t{0}) >= 64) return std::optional<size_t>(i);
+        return std::optional<size_t>();
+      },
+      gen::kShrinkSteps, std::chrono::milliseconds(100));
+  EXPECT_TRUE(shrunk.out_of_time);
+  EXPECT_LE(batches, 6);
+  EXPECT_GE(std::accumulate(shrunk.choices.begin(), shrunk.choices.end(), uint64_t{0}), 64u);
+  EXPECT_NE(gen::shrink_summary(shrunk).find("stopped by its 0.1 s limit"), std::string::npos) << gen::shrink_summary(shrunk);
 }
 
 // A broken law fails the test, shrunk to its simplest case, with the seed and the replay command.

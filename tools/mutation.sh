@@ -6,8 +6,10 @@
 # binaries linked with it: a planted bug rebuilds its family's device code only.
 # Prints one line per mutant as it finishes (also into <dir>/logs/verdicts.txt), then "mutants
 # caught: K of N"; exits 1 unless every selected mutant was built and caught, 2 on a bad argument.
-# Usage: tools/mutation.sh [--no-build] [MUTANT ...]   (default: every mutant)
-#   --no-build  runs what the last run built, as its mutants.txt lists it
+# Usage: tools/mutation.sh [--no-build] [--time-limit SECONDS] [MUTANT ...]   (default: every mutant)
+#   --no-build    runs what the last run built, as its mutants.txt lists it
+#   --time-limit  how long one test binary of a mutant may run (default 600); one that runs longer
+#                 is killed and its mutant reported as timed out, not caught
 # WARPCONF_MUTATION_DIR (default build/mutants) and CMAKE_CUDA_ARCHITECTURES (default native) change
 # where and for which GPU the mutants are built.
 set -uo pipefail
@@ -15,14 +17,28 @@ cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
 dir=${WARPCONF_MUTATION_DIR:-$PWD/build/mutants}
 architectures=${CMAKE_CUDA_ARCHITECTURES:-native}
+usage="usage: mutation.sh [--no-build] [--time-limit SECONDS] [MUTANT ...]"
 build=1
-if [ "${1:-}" = "--no-build" ]; then
-  build=0
+time_limit=600
+while (($#)) && [[ $1 == --* ]]; do
+  case $1 in
+    --no-build) build=0 ;;
+    --time-limit)
+      if ! [[ ${2:-} =~ ^[1-9][0-9]*$ ]]; then
+        echo "mutation.sh: --time-limit takes a whole number of seconds above 0, not '${2:-}' ($usage)" >&2
+        exit 2
+      fi
+      time_limit=$2
+      shift ;;
+    *)
+      echo "mutation.sh: unknown option '$1' ($usage)" >&2
+      exit 2 ;;
+  esac
   shift
-fi
+done
 for id in "$@"; do
   if ! [[ $id =~ ^[0-9]+$ ]]; then
-    echo "mutation.sh: '$id' is not a mutant number (usage: mutation.sh [--no-build] [MUTANT ...])" >&2
+    echo "mutation.sh: '$id' is not a mutant number ($usage)" >&2
     exit 2
   fi
 done
@@ -62,7 +78,7 @@ if ((build)); then
 fi
 # Runs the GPU suites of one mutant's binaries; prints its line.
 run_mutant() {
-  local row=$1 id family bug binaries binary rc failed=0 suites=0 unbuilt=0 crashed="" skipped=0
+  local row=$1 id family bug binaries binary rc failed=0 suites=0 unbuilt=0 crashed="" skipped=0 timed_out=
   IFS='|' read -r id family bug binaries <<<"$row"
   IFS=',' read -ra binaries <<<"$binaries"
   for binary in "${binaries[@]}"; do
@@ -71,11 +87,13 @@ run_mutant() {
       continue
     fi
     local log="$dir/logs/$id-$(basename "$binary").log"
-    WARPCONF_REQUIRE_GPU=1 WARPCONF_RESULTS="$dir/results/$id.jsonl" "$binary" --gtest_filter='*OnGpu*' >"$log" 2>&1
+    WARPCONF_REQUIRE_GPU=1 WARPCONF_RESULTS="$dir/results/$id.jsonl" \
+      timeout --kill-after=10 "$time_limit" "$binary" --gtest_filter='*OnGpu*' >"$log" 2>&1
     rc=$?
     suites=$((suites + 1))
     case $rc in
       0) ;;
+      124 | 137) timed_out+=" $(basename "$binary")" ;;
       1) failed=$((failed + $(sed -n 's/^ *\([0-9]\+\) FAILED TESTS\?$/\1/p' "$log" | tail -n 1 | grep . || echo 0))) ;;
       77) skipped=1 ;;
       *) crashed+=" $(basename "$binary") exit $rc" ;;
@@ -83,6 +101,8 @@ run_mutant() {
   done
   if ((unbuilt)); then
     echo "mutant $id [$family] ($bug): build failed, not run, not caught; see $dir/logs/build.log"
+  elif [ -n "$timed_out" ]; then
+    echo "mutant $id [$family] ($bug): timed out after $time_limit s:$timed_out; not counted as caught"
   elif ((skipped)); then
     echo "mutant $id [$family] ($bug): its tests were skipped, not caught; see $dir/logs/$id-*.log"
   elif [ -n "$crashed" ]; then
@@ -94,7 +114,7 @@ run_mutant() {
   fi
 }
 export -f run_mutant
-export dir
+export dir time_limit
 mkdir -p "$dir/results"
 # Each line as its mutant finishes, kept in logs/verdicts.txt, so that a run cut short loses none.
 verdicts="$dir/logs/verdicts.txt"

@@ -1,7 +1,7 @@
 // `warpconf run` on a build tree of stand-in tests (tools/tests/data/report/fake_test.sh): the exit
-// status, the report it leaves when the run finishes, is interrupted or is killed, that no process
-// it started outlives it, malformed records, the budget it passes on, soak rounds, the jit variant
-// and the perf run.
+// status, the report it leaves when the run finishes, is interrupted, is killed or reaches its time
+// limit, that no process it started outlives it, malformed records, the budget it passes on, soak
+// rounds, the jit variant and the perf run.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -470,6 +470,19 @@ TEST_F(WarpconfRun, gives_ctest_the_resource_spec_and_refuses_a_malformed_one) {
     EXPECT_EQ(run(), 2) << spec;
     EXPECT_NE(output().find("resources.json: not a ctest resource spec"), std::string::npos) << output();
   }
+}
+
+TEST_F(WarpconfRun, stops_at_its_time_limit_with_nothing_left_running) {
+  tests({kShuffle, {"SleepsOnGpu", "gpu", "", 0, "", "60", "", (dir_ / "pids").string()}});
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_EQ(run({"--time-limit", "2"}), 1) << output();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(15)) << "not the sleeper's 60 s";
+  expect_none_left(10);
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["run"]["status"], "aborted");
+  EXPECT_EQ(r["run"]["stop"], stop("time-limit", nullptr, "stopped at the time limit of 2 s"));
+  EXPECT_EQ(r["aborted"]["last_test"], "ShuffleOnGpu");
+  EXPECT_EQ(r["aborted"]["in_flight"], nlohmann::json::array({"SleepsOnGpu"}));
 }
 
 }  // namespace

@@ -148,6 +148,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
                     "leaving the pending baseline) and put the figures in the report; no --jit, --sanitize or --budget");
   run_cmd->add_flag("--strict", run_options.strict, "with --perf: a performance change fails the run");
   run_cmd->add_option("--build-dir", run_options.build_dir, "the build tree (default: the one this warpconf is in)");
+  run_cmd->add_option("--time-limit", run_options.time_limit_s,
+                      "seconds after which the run stops, everything ctest started killed (default 0: none)");
   run_cmd->add_option("CTEST_ARGS", run_options.ctest_args, "extra ctest arguments, after --");
   CLI::App* report_cmd = app.add_subcommand(
       "report", "Build report.json, report.md and report.html from a results.jsonl, or a folder holding one with "

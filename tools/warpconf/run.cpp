@@ -91,6 +91,8 @@ Settings resolve(const RunOptions& o) {
   if (o.perf && (o.jit || o.sanitize || o.budget != "default"))
     throw UsageError("--perf runs the perf tests alone: not with --jit, --sanitize or --budget");
   if (o.strict && !o.perf) throw UsageError("--strict goes with --perf: it makes a performance change fail");
+  if (!(o.time_limit_s >= 0 && o.time_limit_s <= kMostSeconds))
+    throw UsageError("--time-limit must be a number of seconds, 0 for none");
   Settings s;
   s.build = fs::absolute(o.build_dir.empty() ? own_build_tree() : fs::path(o.build_dir)).lexically_normal();
   if (!fs::exists(s.build / "CTestTestfile.cmake"))
@@ -148,6 +150,7 @@ class Runner {
   void publish(bool finished);
   void draw(const CtestProgress& progress, int number);
   void stop(int signal, Keeper& ctest);
+  bool time_up();
   int exit_status();
 
   const RunOptions& options_;
@@ -161,6 +164,11 @@ class Runner {
   std::ofstream log_;
   uint64_t offset_ = 0;
   const Clock::time_point start_ = Clock::now();
+  const std::optional<Clock::time_point> deadline_ =
+      options_.time_limit_s > 0
+          ? std::optional(start_ + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(options_.time_limit_s)))
+          : std::nullopt;
   std::string last_test_, last_output_;
   RunStop stop_;  // no cause while the run goes on
   std::set<std::string> in_flight_;
@@ -207,7 +215,7 @@ int Runner::run() {
       if (soak) ::setenv("WARPCONF_SEED", seed.c_str(), 1);
       const bool go_on = round(number, seed);
       const double minutes = std::chrono::duration<double>(Clock::now() - start_).count() / 60;
-      if (!go_on || !soak || minutes >= options_.soak_minutes) break;
+      if (!go_on || !soak || minutes >= options_.soak_minutes || time_up()) break;
     }
   } catch (const std::exception& e) {
     // Whatever ctest started has ended with its keeper; the final report says what went wrong.
@@ -255,7 +263,11 @@ bool Runner::round(int number, const std::string& seed) {
     // progress line raises SIGPIPE.
     pollfd fds[3] = {
         {output.fd, POLLIN, 0}, {g_signal_pipe[0], POLLIN, 0}, {stdout_closed_ ? -1 : STDOUT_FILENO, 0, 0}};
-    if (::poll(fds, 3, 1000) < 0 && errno != EINTR)
+    int wait_ms = 1000;
+    if (deadline_)
+      wait_ms = static_cast<int>(std::clamp<Clock::rep>(
+          std::chrono::ceil<std::chrono::milliseconds>(*deadline_ - Clock::now()).count(), 0, wait_ms));
+    if (::poll(fds, 3, wait_ms) < 0 && errno != EINTR)
       throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
     if (fds[1].revents & POLLIN) {
       unsigned char signal;
@@ -263,6 +275,7 @@ bool Runner::round(int number, const std::string& seed) {
     }
     if (fds[2].revents & POLLERR) stop(SIGPIPE, ctest);
     if (signals_ > 0 && Clock::now() >= kill_at_) ctest.end();
+    if (stop_.cause.empty() && time_up()) ctest.end();
     if (fds[0].revents & (POLLIN | POLLHUP)) {
       char buf[8192];
       const ssize_t n = ::read(output.fd, buf, sizeof buf);
@@ -419,15 +432,17 @@ void Runner::stop(int signal, Keeper& ctest) {
   kill_at_ = Clock::now() + std::chrono::seconds(kGraceSeconds);
 }
 
+// Whether the time limit has passed; the first time it has, the run's stop says so.
+bool Runner::time_up() {
+  if (!deadline_ || Clock::now() < *deadline_) return false;
+  if (stop_.cause.empty())
+    stop_ = {"time-limit", 0, "stopped at the time limit of " + seconds_text(options_.time_limit_s) + " s"};
+  return true;
+}
+
 int Runner::exit_status() {
-  bool failed = write_failed_ || stop_.cause != "finished" || report_.tests.empty();
-  for (const TestResult& t : report_.tests)
-    failed = failed || (t.status != "passed" && t.status != "disabled" &&
-                        !(t.status == "skipped" && (t.skip == "not-supported" || t.skip == "not-recorded")));
-  for (const FamilySums* sums : {&report_.totals, &report_.planted})
-    for (const auto& [verdict, n] : sums->verdicts) failed = failed || (n > 0 && is_failure(verdict));
-  for (const PerfFigure& f : report_.perf)
-    failed = failed || is_failure(f.verdict) || (options_.strict && f.verdict == "performance-change");
+  const bool failed = write_failed_ || stop_.cause != "finished" || report_.tests.empty() ||
+                      report_fails(report_, options_.strict);
   return failed ? 1 : 0;
 }
 

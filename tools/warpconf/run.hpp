@@ -20,6 +20,7 @@ struct RunOptions {
   bool jit = false, sanitize = false;
   bool perf = false;    // the perf label alone: performance figures against golden/sm_XX/perf.txt
   bool strict = false;  // with perf: a performance change fails (WARPCONF_PERF_STRICT=1 for the tests)
+  double time_limit_s = 0;  // above 0: the run stops after this many seconds, everything ctest started killed
   std::vector<std::string> ctest_args;  // after --
   std::vector<std::string> argv;        // the command line, for the report
 };

@@ -81,29 +81,38 @@ fs::path ctest_of(const fs::path& build) {
   return "ctest";
 }
 
+std::string variant_of(const RunOptions& o) {
+  return o.perf ? "perf" : o.jit ? "jit" : o.sanitize ? "sanitize" : "sass";
+}
+
+// The report folder, made if missing: --out, else <build>/report.
+fs::path report_folder(const RunOptions& o, const fs::path& build) {
+  const fs::path out = fs::absolute(o.out.empty() ? build / "report" : fs::path(o.out)).lexically_normal();
+  std::error_code error;
+  fs::create_directories(out, error);
+  if (error || ::access(out.c_str(), W_OK) != 0)
+    throw UsageError("cannot write to " + out.string() + ": " + (error ? error.message() : std::strerror(errno)));
+  return out;
+}
+
+// An earlier run's files, which must not pass for this run's.
+void clear_folder(const fs::path& out) {
+  for (const char* stale : {"results.jsonl", "report.json", "report.md", "report.html", "junit.xml", "ctest.log",
+                            "progress.log"})
+    fs::remove(out / stale);
+  for (const auto& [number, dir] : round_dirs(out.string()))
+    if (fs::path(dir) != out) fs::remove_all(dir);
+}
+
 Settings resolve(const RunOptions& o) {
-  if (o.budget != "quick" && o.budget != "default" && o.budget != "soak")
-    throw UsageError("unknown budget '" + o.budget + "': quick, default or soak");
-  if (o.soak_minutes_given && o.budget != "soak") throw UsageError("--soak-minutes needs --budget soak");
-  if (!(o.soak_minutes > 0)) throw UsageError("--soak-minutes must be above 0");
-  if (o.jit && o.sanitize) throw UsageError("--jit and --sanitize are two variants: run one at a time");
-  // The perf label is a run of its own: its one test takes no budget and has no jit or sanitize variant.
-  if (o.perf && (o.jit || o.sanitize || o.budget != "default"))
-    throw UsageError("--perf runs the perf tests alone: not with --jit, --sanitize or --budget");
-  if (o.strict && !o.perf) throw UsageError("--strict goes with --perf: it makes a performance change fail");
-  if (!(o.time_limit_s >= 0 && o.time_limit_s <= kMostSeconds))
-    throw UsageError("--time-limit must be a number of seconds, 0 for none");
+  check_options(o);
   Settings s;
   s.build = fs::absolute(o.build_dir.empty() ? own_build_tree() : fs::path(o.build_dir)).lexically_normal();
   if (!fs::exists(s.build / "CTestTestfile.cmake"))
     throw UsageError(s.build.string() + " has no CTestTestfile.cmake: not a configured build tree");
-  s.out = fs::absolute(o.out.empty() ? s.build / "report" : fs::path(o.out)).lexically_normal();
-  std::error_code error;
-  fs::create_directories(s.out, error);
-  if (error || ::access(s.out.c_str(), W_OK) != 0)
-    throw UsageError("cannot write to " + s.out.string() + ": " + (error ? error.message() : std::strerror(errno)));
+  s.out = report_folder(o, s.build);
   s.ctest = ctest_of(s.build);
-  s.variant = o.perf ? "perf" : o.jit ? "jit" : o.sanitize ? "sanitize" : "sass";
+  s.variant = variant_of(o);
   s.label = o.perf ? "^perf$" : o.jit ? "^jit$" : o.sanitize ? "^sanitize$" : "^gpu$";
   s.spec = fs::exists(s.build / "resources.json");
   if (s.spec) {
@@ -140,6 +149,7 @@ class Runner {
         reader_((s_.out / "results.jsonl").string()), tty_(::isatty(STDOUT_FILENO) == 1) {}
 
   int run();
+  const Report& report() const { return report_; }
 
  private:
   bool round(int number, const std::string& seed);
@@ -186,11 +196,7 @@ class Runner {
 };
 
 int Runner::run() {
-  for (const char* stale : {"results.jsonl", "report.json", "report.md", "report.html", "junit.xml", "ctest.log",
-                            "progress.log"})
-    fs::remove(s_.out / stale);
-  for (const auto& [number, dir] : round_dirs(s_.out.string()))
-    if (fs::path(dir) != s_.out) fs::remove_all(dir);
+  clear_folder(s_.out);
   report_.run.warpconf = warpconf_version();
   report_.run.command = "run";
   report_.run.argv = options_.argv;
@@ -448,19 +454,58 @@ int Runner::exit_status() {
 
 }  // namespace
 
-int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
+void check_options(const RunOptions& o) {
+  if (o.budget != "quick" && o.budget != "default" && o.budget != "soak")
+    throw UsageError("unknown budget '" + o.budget + "': quick, default or soak");
+  if (o.soak_minutes_given && o.budget != "soak") throw UsageError("--soak-minutes needs --budget soak");
+  if (!(o.soak_minutes > 0)) throw UsageError("--soak-minutes must be above 0");
+  if (o.jit && o.sanitize) throw UsageError("--jit and --sanitize are two variants: run one at a time");
+  // The perf label is a run of its own: its one test takes no budget and has no jit or sanitize variant.
+  if (o.perf && (o.jit || o.sanitize || o.budget != "default"))
+    throw UsageError("--perf runs the perf tests alone: not with --jit, --sanitize or --budget");
+  if (o.strict && !o.perf) throw UsageError("--strict goes with --perf: it makes a performance change fail");
+  if (!(o.time_limit_s >= 0 && o.time_limit_s <= kMostSeconds))
+    throw UsageError("--time-limit must be a number of seconds, 0 for none");
+}
+
+RunOutcome run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
+  RunOutcome outcome;
+  std::optional<Runner> runner;
   try {
-    return Runner(o, resolve(o), out, err).run();
+    runner.emplace(o, resolve(o), out, err);
+    outcome.status = runner->run();
   } catch (const UsageError& e) {
     err << "warpconf run: " << e.what() << "\n";
-    return 2;
+    outcome.status = 2;
   } catch (const fs::filesystem_error& e) {
     err << "warpconf run: " << e.what() << "\n";  // a folder it was given, or made there, it cannot use
-    return 2;
+    outcome.status = 2;
   } catch (const std::exception& e) {
     err << "warpconf run: " << e.what() << "\n";
-    return 1;
+    outcome.status = 1;
   }
+  if (runner) outcome.report = runner->report();
+  return outcome;
+}
+
+void write_untested_report(const RunOptions& o, const std::string& why) {
+  // --out needs no build tree: the tree may be what is missing.
+  const fs::path build = !o.out.empty()         ? fs::path()
+                         : !o.build_dir.empty() ? fs::path(o.build_dir)
+                                                : own_build_tree();
+  const fs::path out = report_folder(o, build);
+  clear_folder(out);
+  Report r;
+  r.run.warpconf = warpconf_version();
+  r.run.command = "run";
+  r.run.argv = o.argv;
+  r.run.budget = o.budget;
+  r.run.variant = variant_of(o);
+  r.run.start = r.run.end = check::utc_now();
+  r.run.status = "aborted";
+  r.run.stop = {"could-not-test", 0, why};
+  r.aborted = aborted_entry("could not test: " + why, "", {});
+  write_report_files(r, out.string());
 }
 
 }  // namespace wc::cli

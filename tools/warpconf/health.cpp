@@ -10,8 +10,9 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <cstdio>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "core/device.hpp"
 #include "core/numbers.hpp"
@@ -22,7 +23,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // How long the probe may take where the command has no time limit: starting CUDA on a machine
-// whose GPUs are not kept initialised takes seconds per GPU, never this long.
+// whose GPUs are not kept initialised takes seconds per GPU, far less than this.
 constexpr double kProbeSeconds = 60;
 
 // Why the GPU that this build's tests would use cannot run them, or "" where it can.
@@ -36,9 +37,8 @@ std::string why_untestable() {
          code.architectures + ")";
 }
 
-// why_untestable(), asked of a child process so that this one never holds a CUDA context (its tests
-// then have the GPU to themselves, in exclusive-process mode too) and a driver that hangs costs at
-// most `seconds`.
+// why_untestable(), asked of a child process so that this one holds no CUDA context (and no GPU
+// memory) while its tests run, and a driver that hangs costs at most `seconds`.
 std::string probe(double seconds) {
   int pipe[2];
   if (::pipe2(pipe, O_CLOEXEC) != 0) return "cannot make a pipe for the CUDA probe";

@@ -3,15 +3,23 @@
 # The CUDA Toolkit (nvcc 13) is not a distribution package: it must already be installed.
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libgtest-dev libgmock-dev googletest librapidcheck-dev nlohmann-json3-dev libcli11-dev)
-missing=()
+# The slurm test's one-node cluster (tools/slurm/tests), without the dozens of plugins Slurm recommends.
+slurm_packages=(slurmctld slurmd munge)
+missing=() missing_slurm=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if ((${#missing[@]})); then
+for p in "${slurm_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing_slurm+=("$p")
+done
+if ((${#missing[@]} + ${#missing_slurm[@]})); then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+  if ((${#missing[@]})); then DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"; fi
+  if ((${#missing_slurm[@]})); then
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing_slurm[@]}"
+  fi
 fi
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ ! -x "$nvcc" ]; then

@@ -5,6 +5,7 @@
 
 #include "core/perf/bench.hpp"
 #include "warpconf/golden.hpp"
+#include "warpconf/health.hpp"
 #include "warpconf/perf.hpp"
 #include "warpconf/probe.hpp"
 #include "warpconf/report_inputs.hpp"
@@ -29,7 +30,8 @@ namespace cli {
 int run_golden(const GoldenOptions&, std::ostream&, std::ostream&) { reached("golden"); }
 int run_perf(const PerfOptions&, std::ostream&, std::ostream&, const Measure&) { reached("perf"); }
 int run_probe_command(const ProbeOptions&, std::ostream&, std::ostream&) { reached("probe"); }
-int run_suite(const RunOptions&, std::ostream&, std::ostream&) { reached("run"); }
+RunOutcome run_suite(const RunOptions&, std::ostream&, std::ostream&) { reached("run"); }
+int run_health(const RunOptions&, std::ostream&, std::ostream&) { reached("health"); }
 int run_report_command(const std::string&, const std::string&, const std::vector<std::string>&, std::ostream&,
                        std::ostream&) {
   reached("report");

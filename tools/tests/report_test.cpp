@@ -12,6 +12,7 @@
 #include "core/numbers.hpp"
 #include "warpconf/report.hpp"
 #include "warpconf/report_inputs.hpp"
+#include "warpconf/run.hpp"
 
 namespace wc {
 namespace {
@@ -465,6 +466,40 @@ TEST(Merge, refuses_the_same_report_twice_and_a_report_of_nothing) {
   EXPECT_EQ(cli::run_merge_command({t4, (dir / "empty").string()}, (dir / "out").string(), {}, out, err), 2);
   EXPECT_NE(err.str().find("empty/report.json: no check, test or perf figure: nothing to merge"), std::string::npos)
       << err.str();
+}
+
+// A fleet of one node, and a node that could not be tested (warpconf health): its report holds
+// nothing and says why, in place of an earlier run's files, and makes the merged report aborted.
+TEST(Merge, takes_one_report_and_one_of_a_node_that_could_not_be_tested) {
+  const fs::path dir = fresh_dir("merge-untested");
+  std::ostringstream out, err;
+  ASSERT_EQ(cli::run_report_command(kData + "/h100", (dir / "h100").string(), {}, out, err), 0) << err.str();
+  ASSERT_EQ(cli::run_merge_command({(dir / "h100").string()}, (dir / "one").string(), {}, out, err), 0) << err.str();
+  const cli::Report one = cli::report_from_json(nlohmann::json::parse(std::ifstream(dir / "one" / "report.json")), "one");
+  EXPECT_EQ(one.devices.size(), 1u);
+  EXPECT_TRUE(one.aborted.is_null());
+  fs::create_directories(dir / "nogpu" / "round-2");
+  std::ofstream(dir / "nogpu" / "results.jsonl") << "an earlier run's records\n";
+  cli::RunOptions untested;
+  untested.out = (dir / "nogpu").string();
+  cli::write_untested_report(untested, "no CUDA device: cudaGetDeviceCount returned cudaErrorNoDevice");
+  EXPECT_FALSE(fs::exists(dir / "nogpu" / "results.jsonl"));
+  EXPECT_FALSE(fs::exists(dir / "nogpu" / "round-2"));
+  const nlohmann::json nogpu = nlohmann::json::parse(std::ifstream(dir / "nogpu" / "report.json"));
+  EXPECT_EQ(nogpu["run"]["stop"], nlohmann::json({{"cause", "could-not-test"}, {"signal", nullptr},
+                                                  {"detail", "no CUDA device: cudaGetDeviceCount returned cudaErrorNoDevice"}}));
+  ASSERT_EQ(cli::run_merge_command({(dir / "h100").string(), (dir / "nogpu").string()}, (dir / "fleet").string(), {},
+                                   out, err),
+            0)
+      << err.str();
+  const cli::Report fleet =
+      cli::report_from_json(nlohmann::json::parse(std::ifstream(dir / "fleet" / "report.json")), "fleet");
+  EXPECT_EQ(fleet.run.status, "aborted");
+  EXPECT_EQ(cli::field_text(fleet.aborted, "reason"),
+            (dir / "nogpu").string() + ": could not test: no CUDA device: cudaGetDeviceCount returned cudaErrorNoDevice");
+  EXPECT_EQ(fleet.devices.size(), 1u);
+  EXPECT_EQ(fleet.tests.size(), one.tests.size());
+  EXPECT_EQ(cli::summary_line(fleet).rfind("ABORTED (" + (dir / "nogpu").string() + ": could not test: ", 0), 0u);
 }
 
 TEST(Merge, puts_the_perf_figures_of_two_devices_side_by_side_in_one_table) {

@@ -1,7 +1,7 @@
 // `warpconf run` on a build tree of stand-in tests (tools/tests/data/report/fake_test.sh): the exit
-// status, the report it leaves when the run finishes, is interrupted or is killed, that no process
-// it started outlives it, malformed records, the budget it passes on, soak rounds, the jit variant
-// and the perf run.
+// status, the report it leaves when the run finishes, is interrupted, is killed or reaches its time
+// limit, that no process it started outlives it, malformed records, the budget it passes on, soak
+// rounds, the jit variant and the perf run; and the verdict `warpconf health` reads from such runs.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "warpconf/health.hpp"
 #include "warpconf/report.hpp"
 #include "warpconf/report_inputs.hpp"
 
@@ -470,6 +471,81 @@ TEST_F(WarpconfRun, gives_ctest_the_resource_spec_and_refuses_a_malformed_one) {
     EXPECT_EQ(run(), 2) << spec;
     EXPECT_NE(output().find("resources.json: not a ctest resource spec"), std::string::npos) << output();
   }
+}
+
+TEST_F(WarpconfRun, stops_at_its_time_limit_with_nothing_left_running) {
+  tests({kShuffle, {"SleepsOnGpu", "gpu", "", 0, "", "60", "", (dir_ / "pids").string()}});
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_EQ(run({"--time-limit", "2"}), 1) << output();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(15)) << "not the sleeper's 60 s";
+  expect_none_left(10);
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["run"]["status"], "aborted");
+  EXPECT_EQ(r["run"]["stop"], stop("time-limit", nullptr, "stopped at the time limit of 2 s"));
+  EXPECT_EQ(r["aborted"]["last_test"], "ShuffleOnGpu");
+  EXPECT_EQ(r["aborted"]["in_flight"], nlohmann::json::array({"SleepsOnGpu"}));
+}
+
+// warpconf health's verdict on the run that `run` just made, its time limit 50 s.
+class WarpconfHealth : public WarpconfRun {
+ protected:
+  cli::HealthVerdict verdict(int status) const {
+    return cli::health_verdict({status, cli::report_from_json(report(), "report.json")}, 50, "");
+  }
+  std::string summary() const { return report()["summary"].get<std::string>(); }
+};
+
+TEST_F(WarpconfHealth, conforms_where_the_run_passed_with_a_not_supported_skip) {
+  tests({kShuffle, kNotSupported});
+  const cli::HealthVerdict v = verdict(run({"--budget", "quick"}));
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.line, "warpconf: conforms: " + summary());
+}
+
+TEST_F(WarpconfHealth, names_the_failed_tests) {
+  tests({kShuffle, {"Every/AlgorithmSweepOnGpu", "gpu", "algorithm.jsonl", 1}, {"VoteOnGpu", "gpu", "", 1}});
+  const cli::HealthVerdict v = verdict(run({"--", "-j", "1"}));  // in the order they finish: one at a time
+  EXPECT_EQ(v.status, 1);
+  EXPECT_EQ(v.line, "warpconf: FAILED (Every/AlgorithmSweepOnGpu, VoteOnGpu): " + summary());
+}
+
+TEST_F(WarpconfHealth, could_not_test_when_the_time_limit_passed_before_a_failure) {
+  tests({kShuffle, {"SleepsOnGpu", "gpu", "", 0, "", "60"}});
+  const cli::HealthVerdict v = verdict(run({"--time-limit", "2"}));
+  EXPECT_EQ(v.status, cli::kCouldNotTest);
+  EXPECT_EQ(v.line, "warpconf: could not test: timed out: the time limit of 50 s passed with 1 test finished and 1 running");
+}
+
+TEST_F(WarpconfHealth, a_failure_found_before_the_time_limit_is_a_failure) {
+  tests({{"VoteOnGpu", "gpu", "", 1}, {"SleepsOnGpu", "gpu", "", 0, "", "60"}});
+  const cli::HealthVerdict v = verdict(run({"--time-limit", "2"}));
+  EXPECT_EQ(v.status, 1);
+  EXPECT_EQ(v.line.rfind("warpconf: FAILED (VoteOnGpu): ABORTED (stopped at the time limit of 2 s", 0), 0u) << v.line;
+}
+
+TEST_F(WarpconfHealth, could_not_test_where_the_build_holds_no_gpu_test) {
+  tests({{"ModelTest", "model", ""}});
+  const cli::HealthVerdict v = verdict(run());
+  EXPECT_EQ(v.status, cli::kCouldNotTest);
+  EXPECT_EQ(v.line, "warpconf: could not test: no GPU test ran: the build tree holds none");
+}
+
+TEST(HealthVerdict, could_not_test_where_the_run_did_not_start_stopped_early_or_wrote_no_report) {
+  EXPECT_EQ(cli::health_verdict({2, std::nullopt}, 50,
+                                "warpconf run: /b has no CTestTestfile.cmake: not a configured build tree\n")
+                .line,
+            "warpconf: could not test: /b has no CTestTestfile.cmake: not a configured build tree");
+  cli::Report r;
+  r.tests.push_back({"ShuffleOnGpu", "passed", "Passed", 1, 1, "", "", ""});
+  r.run.stop = {"signal", SIGTERM, "interrupted by SIGTERM"};
+  const cli::HealthVerdict interrupted = cli::health_verdict({1, r}, 50, "");
+  EXPECT_EQ(interrupted.status, cli::kCouldNotTest);
+  EXPECT_EQ(interrupted.line, "warpconf: could not test: interrupted by SIGTERM");
+  r.run.stop = {"finished", 0, ""};
+  EXPECT_EQ(cli::health_verdict({0, r}, 50, "").status, 0);
+  const cli::HealthVerdict unwritten = cli::health_verdict({1, r}, 50, "warpconf run: cannot write report.json\n");
+  EXPECT_EQ(unwritten.status, cli::kCouldNotTest) << "a report it could not write is no failure of the GPU";
+  EXPECT_EQ(unwritten.line, "warpconf: could not test: cannot write report.json");
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "core/numbers.hpp"
 #include "families/registry.hpp"
 #include "warpconf/golden.hpp"
+#include "warpconf/health.hpp"
 #include "warpconf/perf.hpp"
 #include "warpconf/probe.hpp"
 #include "warpconf/report_inputs.hpp"
@@ -148,7 +149,24 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
                     "leaving the pending baseline) and put the figures in the report; no --jit, --sanitize or --budget");
   run_cmd->add_flag("--strict", run_options.strict, "with --perf: a performance change fails the run");
   run_cmd->add_option("--build-dir", run_options.build_dir, "the build tree (default: the one this warpconf is in)");
+  run_cmd->add_option("--time-limit", run_options.time_limit_s,
+                      "seconds after which the run stops, everything ctest started killed (default 0: none)");
   run_cmd->add_option("CTEST_ARGS", run_options.ctest_args, "extra ctest arguments, after --");
+  CLI::App* health_cmd = app.add_subcommand(
+      "health", "A node health check (Slurm, Kubernetes): a CUDA probe in a child process, then warpconf run, all "
+                "within --time-limit; prints one line and exits 0 (conforms), 1 (a failure) or 77 (could not test: no "
+                "GPU, a driver error, no code in this build for the GPU, no build tree, the time limit passed).");
+  RunOptions health;
+  health.budget = "quick";
+  health.time_limit_s = 50;
+  health_cmd->add_option("--budget", health.budget, "quick (the default), default or soak, as for run");
+  CLI::Option* health_soak_opt =
+      health_cmd->add_option("--soak-minutes", health.soak_minutes, "minutes to soak (default 60)");
+  health_cmd->add_option("--time-limit", health.time_limit_s,
+                         "seconds for the whole check, CUDA start-up included, 0 for none (default 50: slurmd kills "
+                         "a health check at 60)");
+  health_cmd->add_option("--out", health.out, "the report folder (default <build>/report)");
+  health_cmd->add_option("--build-dir", health.build_dir, "the build tree (default: the one this warpconf is in)");
   CLI::App* report_cmd = app.add_subcommand(
       "report", "Build report.json, report.md and report.html from a results.jsonl, or a folder holding one with "
                 "ctest's junit.xml and ctest.log beside it (warpconf run, tools/conformance.sh).");
@@ -159,7 +177,9 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       "merge", "Merge reports (folders or report.json files) into one, a column per device fingerprint.");
   std::vector<std::string> merge_paths;
   std::string merge_out;
-  merge_cmd->add_option("REPORTS", merge_paths, "report folders or report.json files")->expected(2, -1)->required();
+  merge_cmd->add_option("REPORTS", merge_paths, "report folders or report.json files (one: a fleet of one)")
+      ->expected(1, -1)
+      ->required();
   merge_cmd->add_option("--out", merge_out, "where the merged report goes")->required();
   try {
     app.parse(argc, argv);
@@ -167,7 +187,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     const CLI::App* shown = &app;  // the innermost command named
     for (const CLI::App* cmd : {explain_cmd, results_cmd, golden_cmd, record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd,
                                 probe_cmd, perf_cmd, perf_record_cmd, perf_accept_cmd, perf_compare_cmd, perf_diff_cmd,
-                                run_cmd, report_cmd, merge_cmd})
+                                run_cmd, health_cmd, report_cmd, merge_cmd})
       if (cmd->parsed()) shown = cmd;
     out << shown->help();
     return 0;
@@ -184,7 +204,12 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   if (run_cmd->parsed()) {
     run_options.soak_minutes_given = soak_opt->count() > 0;
     run_options.argv = words;
-    return run_suite(run_options, out, err);
+    return run_suite(run_options, out, err).status;
+  }
+  if (health_cmd->parsed()) {
+    health.soak_minutes_given = health_soak_opt->count() > 0;
+    health.argv = words;
+    return run_health(health, out, err);
   }
   if (report_cmd->parsed()) return run_report_command(report_path, report_out, words, out, err);
   if (merge_cmd->parsed()) return run_merge_command(merge_paths, merge_out, words, out, err);

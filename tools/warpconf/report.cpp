@@ -252,6 +252,20 @@ bool is_failure(std::string_view v) {
   return v == "error" || v == "conformance-failure" || v == "nothing-compared" || v == "planted-missed";
 }
 
+bool test_fails(const TestResult& t) {
+  return t.status != "passed" && t.status != "disabled" &&
+         !(t.status == "skipped" && (t.skip == "not-supported" || t.skip == "not-recorded"));
+}
+
+bool report_fails(const Report& r, bool strict) {
+  bool failed = std::any_of(r.tests.begin(), r.tests.end(), test_fails);
+  for (const FamilySums* sums : {&r.totals, &r.planted})
+    for (const auto& [verdict, n] : sums->verdicts) failed = failed || (n > 0 && is_failure(verdict));
+  for (const PerfFigure& f : r.perf)
+    failed = failed || is_failure(f.verdict) || (strict && f.verdict == "performance-change");
+  return failed;
+}
+
 std::string Cell::verdict() const {
   std::string worst;
   for (const auto& [v, n] : sums.verdicts)
@@ -356,6 +370,13 @@ std::string grouped(uint64_t n) {
     out += digits[i];
   }
   return out;
+}
+
+std::string seconds_text(double seconds) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f", seconds);
+  const std::string s = text;
+  return s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0 ? s.substr(0, s.size() - 2) : s;
 }
 
 std::string summary_line(const Report& r) {

@@ -173,6 +173,13 @@ class RecordSink {
   std::map<int, std::string> device_of_pid_;
 };
 
+// A test that fails a run: failed, timed out or not run, or skipped for no reason a run accepts
+// (only not-supported and not-recorded are).
+bool test_fails(const TestResult&);
+// What fails a run, finished or not: a failing test, a failing verdict, a perf figure of a wrong
+// kernel, and with `strict` a performance change.
+bool report_fails(const Report&, bool strict);
+
 // "H100: 142 tests: 140 passed, 2 skipped (2 not-supported); 1,234,567 lanes compared; 0 conformance
 // failures; 3 known deviations; 0 behaviour changes", and "; 1 performance change" where the report
 // has perf figures. Conformance failures count the checks and the perf figures of a WRONG kernel.
@@ -183,6 +190,9 @@ uint64_t perf_count(const Report&, const std::string& verdict);
 
 // 1234567 -> "1,234,567"
 std::string grouped(uint64_t);
+
+// Seconds to a tenth, as a line shows them: 50 -> "50", 49.31 -> "49.3".
+std::string seconds_text(double seconds);
 
 // What the writers share: why the run did not finish, "" when it did;
 std::string aborted_text(const Report&);

@@ -450,7 +450,9 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
           throw UsageError(file.string() + " and " + earlier.string() + " are the same report: it would count twice");
       }
       Report r = report_from_json(j, file.string());
-      if (r.cells.empty() && r.tests.empty() && r.perf.empty())
+      // A run that did not finish says why it holds nothing (warpconf health that could not test); it
+      // makes the merged report aborted too.
+      if (r.cells.empty() && r.tests.empty() && r.perf.empty() && r.aborted.is_null())
         throw UsageError(file.string() + ": no check, test or perf figure: nothing to merge");
       for (TestResult& t : r.tests) t.source = path;
       try {

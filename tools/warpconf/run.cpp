@@ -81,27 +81,38 @@ fs::path ctest_of(const fs::path& build) {
   return "ctest";
 }
 
+std::string variant_of(const RunOptions& o) {
+  return o.perf ? "perf" : o.jit ? "jit" : o.sanitize ? "sanitize" : "sass";
+}
+
+// The report folder, made if missing: --out, else <build>/report.
+fs::path report_folder(const RunOptions& o, const fs::path& build) {
+  const fs::path out = fs::absolute(o.out.empty() ? build / "report" : fs::path(o.out)).lexically_normal();
+  std::error_code error;
+  fs::create_directories(out, error);
+  if (error || ::access(out.c_str(), W_OK) != 0)
+    throw UsageError("cannot write to " + out.string() + ": " + (error ? error.message() : std::strerror(errno)));
+  return out;
+}
+
+// An earlier run's files, which must not pass for this run's.
+void clear_folder(const fs::path& out) {
+  for (const char* stale : {"results.jsonl", "report.json", "report.md", "report.html", "junit.xml", "ctest.log",
+                            "progress.log"})
+    fs::remove(out / stale);
+  for (const auto& [number, dir] : round_dirs(out.string()))
+    if (fs::path(dir) != out) fs::remove_all(dir);
+}
+
 Settings resolve(const RunOptions& o) {
-  if (o.budget != "quick" && o.budget != "default" && o.budget != "soak")
-    throw UsageError("unknown budget '" + o.budget + "': quick, default or soak");
-  if (o.soak_minutes_given && o.budget != "soak") throw UsageError("--soak-minutes needs --budget soak");
-  if (!(o.soak_minutes > 0)) throw UsageError("--soak-minutes must be above 0");
-  if (o.jit && o.sanitize) throw UsageError("--jit and --sanitize are two variants: run one at a time");
-  // The perf label is a run of its own: its one test takes no budget and has no jit or sanitize variant.
-  if (o.perf && (o.jit || o.sanitize || o.budget != "default"))
-    throw UsageError("--perf runs the perf tests alone: not with --jit, --sanitize or --budget");
-  if (o.strict && !o.perf) throw UsageError("--strict goes with --perf: it makes a performance change fail");
+  check_options(o);
   Settings s;
   s.build = fs::absolute(o.build_dir.empty() ? own_build_tree() : fs::path(o.build_dir)).lexically_normal();
   if (!fs::exists(s.build / "CTestTestfile.cmake"))
     throw UsageError(s.build.string() + " has no CTestTestfile.cmake: not a configured build tree");
-  s.out = fs::absolute(o.out.empty() ? s.build / "report" : fs::path(o.out)).lexically_normal();
-  std::error_code error;
-  fs::create_directories(s.out, error);
-  if (error || ::access(s.out.c_str(), W_OK) != 0)
-    throw UsageError("cannot write to " + s.out.string() + ": " + (error ? error.message() : std::strerror(errno)));
+  s.out = report_folder(o, s.build);
   s.ctest = ctest_of(s.build);
-  s.variant = o.perf ? "perf" : o.jit ? "jit" : o.sanitize ? "sanitize" : "sass";
+  s.variant = variant_of(o);
   s.label = o.perf ? "^perf$" : o.jit ? "^jit$" : o.sanitize ? "^sanitize$" : "^gpu$";
   s.spec = fs::exists(s.build / "resources.json");
   if (s.spec) {
@@ -138,6 +149,7 @@ class Runner {
         reader_((s_.out / "results.jsonl").string()), tty_(::isatty(STDOUT_FILENO) == 1) {}
 
   int run();
+  const Report& report() const { return report_; }
 
  private:
   bool round(int number, const std::string& seed);
@@ -148,6 +160,7 @@ class Runner {
   void publish(bool finished);
   void draw(const CtestProgress& progress, int number);
   void stop(int signal, Keeper& ctest);
+  bool time_up();
   int exit_status();
 
   const RunOptions& options_;
@@ -161,6 +174,11 @@ class Runner {
   std::ofstream log_;
   uint64_t offset_ = 0;
   const Clock::time_point start_ = Clock::now();
+  const std::optional<Clock::time_point> deadline_ =
+      options_.time_limit_s > 0
+          ? std::optional(start_ + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(options_.time_limit_s)))
+          : std::nullopt;
   std::string last_test_, last_output_;
   RunStop stop_;  // no cause while the run goes on
   std::set<std::string> in_flight_;
@@ -178,11 +196,7 @@ class Runner {
 };
 
 int Runner::run() {
-  for (const char* stale : {"results.jsonl", "report.json", "report.md", "report.html", "junit.xml", "ctest.log",
-                            "progress.log"})
-    fs::remove(s_.out / stale);
-  for (const auto& [number, dir] : round_dirs(s_.out.string()))
-    if (fs::path(dir) != s_.out) fs::remove_all(dir);
+  clear_folder(s_.out);
   report_.run.warpconf = warpconf_version();
   report_.run.command = "run";
   report_.run.argv = options_.argv;
@@ -207,7 +221,7 @@ int Runner::run() {
       if (soak) ::setenv("WARPCONF_SEED", seed.c_str(), 1);
       const bool go_on = round(number, seed);
       const double minutes = std::chrono::duration<double>(Clock::now() - start_).count() / 60;
-      if (!go_on || !soak || minutes >= options_.soak_minutes) break;
+      if (!go_on || !soak || minutes >= options_.soak_minutes || time_up()) break;
     }
   } catch (const std::exception& e) {
     // Whatever ctest started has ended with its keeper; the final report says what went wrong.
@@ -255,7 +269,11 @@ bool Runner::round(int number, const std::string& seed) {
     // progress line raises SIGPIPE.
     pollfd fds[3] = {
         {output.fd, POLLIN, 0}, {g_signal_pipe[0], POLLIN, 0}, {stdout_closed_ ? -1 : STDOUT_FILENO, 0, 0}};
-    if (::poll(fds, 3, 1000) < 0 && errno != EINTR)
+    int wait_ms = 1000;
+    if (deadline_)
+      wait_ms = static_cast<int>(std::clamp<Clock::rep>(
+          std::chrono::ceil<std::chrono::milliseconds>(*deadline_ - Clock::now()).count(), 0, wait_ms));
+    if (::poll(fds, 3, wait_ms) < 0 && errno != EINTR)
       throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
     if (fds[1].revents & POLLIN) {
       unsigned char signal;
@@ -263,6 +281,7 @@ bool Runner::round(int number, const std::string& seed) {
     }
     if (fds[2].revents & POLLERR) stop(SIGPIPE, ctest);
     if (signals_ > 0 && Clock::now() >= kill_at_) ctest.end();
+    if (stop_.cause.empty() && time_up()) ctest.end();
     if (fds[0].revents & (POLLIN | POLLHUP)) {
       char buf[8192];
       const ssize_t n = ::read(output.fd, buf, sizeof buf);
@@ -419,33 +438,74 @@ void Runner::stop(int signal, Keeper& ctest) {
   kill_at_ = Clock::now() + std::chrono::seconds(kGraceSeconds);
 }
 
+// Whether the time limit has passed; the first time it has, the run's stop says so.
+bool Runner::time_up() {
+  if (!deadline_ || Clock::now() < *deadline_) return false;
+  if (stop_.cause.empty())
+    stop_ = {"time-limit", 0, "stopped at the time limit of " + seconds_text(options_.time_limit_s) + " s"};
+  return true;
+}
+
 int Runner::exit_status() {
-  bool failed = write_failed_ || stop_.cause != "finished" || report_.tests.empty();
-  for (const TestResult& t : report_.tests)
-    failed = failed || (t.status != "passed" && t.status != "disabled" &&
-                        !(t.status == "skipped" && (t.skip == "not-supported" || t.skip == "not-recorded")));
-  for (const FamilySums* sums : {&report_.totals, &report_.planted})
-    for (const auto& [verdict, n] : sums->verdicts) failed = failed || (n > 0 && is_failure(verdict));
-  for (const PerfFigure& f : report_.perf)
-    failed = failed || is_failure(f.verdict) || (options_.strict && f.verdict == "performance-change");
+  const bool failed = write_failed_ || stop_.cause != "finished" || report_.tests.empty() ||
+                      report_fails(report_, options_.strict);
   return failed ? 1 : 0;
 }
 
 }  // namespace
 
-int run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
+void check_options(const RunOptions& o) {
+  if (o.budget != "quick" && o.budget != "default" && o.budget != "soak")
+    throw UsageError("unknown budget '" + o.budget + "': quick, default or soak");
+  if (o.soak_minutes_given && o.budget != "soak") throw UsageError("--soak-minutes needs --budget soak");
+  if (!(o.soak_minutes > 0)) throw UsageError("--soak-minutes must be above 0");
+  if (o.jit && o.sanitize) throw UsageError("--jit and --sanitize are two variants: run one at a time");
+  // The perf label is a run of its own: its one test takes no budget and has no jit or sanitize variant.
+  if (o.perf && (o.jit || o.sanitize || o.budget != "default"))
+    throw UsageError("--perf runs the perf tests alone: not with --jit, --sanitize or --budget");
+  if (o.strict && !o.perf) throw UsageError("--strict goes with --perf: it makes a performance change fail");
+  if (!(o.time_limit_s >= 0 && o.time_limit_s <= kMostSeconds))
+    throw UsageError("--time-limit must be a number of seconds, 0 for none");
+}
+
+RunOutcome run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
+  RunOutcome outcome;
+  std::optional<Runner> runner;
   try {
-    return Runner(o, resolve(o), out, err).run();
+    runner.emplace(o, resolve(o), out, err);
+    outcome.status = runner->run();
   } catch (const UsageError& e) {
     err << "warpconf run: " << e.what() << "\n";
-    return 2;
+    outcome.status = 2;
   } catch (const fs::filesystem_error& e) {
     err << "warpconf run: " << e.what() << "\n";  // a folder it was given, or made there, it cannot use
-    return 2;
+    outcome.status = 2;
   } catch (const std::exception& e) {
     err << "warpconf run: " << e.what() << "\n";
-    return 1;
+    outcome.status = 1;
   }
+  if (runner) outcome.report = runner->report();
+  return outcome;
+}
+
+void write_untested_report(const RunOptions& o, const std::string& why) {
+  // --out needs no build tree: the tree may be what is missing.
+  const fs::path build = !o.out.empty()         ? fs::path()
+                         : !o.build_dir.empty() ? fs::path(o.build_dir)
+                                                : own_build_tree();
+  const fs::path out = report_folder(o, build);
+  clear_folder(out);
+  Report r;
+  r.run.warpconf = warpconf_version();
+  r.run.command = "run";
+  r.run.argv = o.argv;
+  r.run.budget = o.budget;
+  r.run.variant = variant_of(o);
+  r.run.start = r.run.end = check::utc_now();
+  r.run.status = "aborted";
+  r.run.stop = {"could-not-test", 0, why};
+  r.aborted = aborted_entry("could not test: " + why, "", {});
+  write_report_files(r, out.string());
 }
 
 }  // namespace wc::cli

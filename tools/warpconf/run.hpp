@@ -5,9 +5,12 @@
 // it with a final report that says why; a malformed record is an error of its test, not the end.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "warpconf/report.hpp"
 
 namespace wc::cli {
 
@@ -20,6 +23,7 @@ struct RunOptions {
   bool jit = false, sanitize = false;
   bool perf = false;    // the perf label alone: performance figures against golden/sm_XX/perf.txt
   bool strict = false;  // with perf: a performance change fails (WARPCONF_PERF_STRICT=1 for the tests)
+  double time_limit_s = 0;  // above 0: the run stops after this many seconds, everything ctest started killed
   std::vector<std::string> ctest_args;  // after --
   std::vector<std::string> argv;        // the command line, for the report
 };
@@ -29,10 +33,22 @@ struct RunOptions {
 // and known-bad implementations, whose shrinking is the slowest part of the suite.
 inline constexpr const char* kQuickExclude = "^probe\\.|^golden\\.verify$|KnownBad|Planted";
 
-// Exit status: 0 when every test passed or was skipped as NotSupported or not recorded, 1 for a
-// failure (a perf figure of a WRONG kernel and a malformed record included, a performance change
-// only with --strict), an unexplained skip, a run that did not finish or an unexpected error, 2 for
-// bad input (one line on `err`).
-int run_suite(const RunOptions&, std::ostream& out, std::ostream& err);
+// Throws UsageError naming what is wrong with options that do not go together or are out of range.
+void check_options(const RunOptions&);
+
+// What a run left. `status`: 0 when every test passed or was skipped as NotSupported or not
+// recorded, 1 for a failure (a perf figure of a WRONG kernel and a malformed record included, a
+// performance change only with --strict), an unexplained skip, a run that did not finish or an
+// unexpected error, 2 for bad input (one line on `err`).
+struct RunOutcome {
+  int status = 2;
+  std::optional<Report> report;  // the last report written; none where nothing ran (bad input)
+};
+RunOutcome run_suite(const RunOptions&, std::ostream& out, std::ostream& err);
+
+// For a run that cannot start (`warpconf health` found no GPU to test): writes into the folder that
+// `o` names a report with no test, `run.stop` {could-not-test, why}, in place of an earlier run's
+// files. Throws UsageError where `o` names no folder (no --out and no build tree) or it cannot be written.
+void write_untested_report(const RunOptions& o, const std::string& why);
 
 }  // namespace wc::cli

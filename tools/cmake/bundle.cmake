@@ -7,9 +7,10 @@
 #   tests/                the GoogleTest binaries, and a CTestTestfile.cmake whose paths are relative
 #                         to it (bundle_tests.cmake writes it at install)
 #   golden/               the committed goldens, deviations, contracts and perf baselines
-# Left out: the tests that read the source tree (conformance_harness, the tool tests), the sanitize
-# variant (compute-sanitizer is the toolkit's) and perf.compare (it writes its pending baseline into
-# golden/, which a bundle may not be able to write). Included from tools/CMakeLists.txt, after every
+# Left out: the tests that read the source tree (conformance_harness, the tool tests), golden_tests
+# (it links every family's kernels to check the model against the goldens, which golden.check does
+# in the bundle), the sanitize variant (compute-sanitizer is the toolkit's) and perf.compare (it
+# writes its pending baseline into golden/, which a bundle may not be able to write). Included from tools/CMakeLists.txt, after every
 # test binary was declared.
 
 # CMAKE_CUDA_ARCHITECTURES as SASS and PTX: "90-real" is sm_90 code, "75-virtual" compute_75 PTX,

@@ -4,10 +4,12 @@
 # test fails or no GPU is found. Extra arguments go to ctest (for example -L gpu, or -R Shuffle).
 # build/gpu/results/ receives, fresh each run: junit.xml and ctest.log (ctest's), results.jsonl (one
 # record per check, after its process's device record: docs/results-schema.md) and gtest/
-# (GoogleTest's XML, with each test's recorded counts).
+# (GoogleTest's XML, with each test's recorded counts). It installs what the build lacks first
+# (tools/setup.sh), or stops with one line naming it (exit status 2).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 export PATH="$PATH:/usr/local/cuda/bin"
+tools/setup.sh || exit $?
 cmake --preset gpu >/dev/null && cmake --build --preset gpu || exit 1
 spec=build/gpu/resources.json
 jobs=()  # without a spec, the preset's

@@ -4,10 +4,13 @@
 # compute_75 PTX, warnings as errors) and the asan preset: the model preset's build without a CUDA
 # toolkit, under AddressSanitizer and UndefinedBehaviorSanitizer, which stands in for the model
 # preset here to keep CI short. Where clang is installed, the asan preset also runs each reader's
-# libFuzzer target for a few seconds (the ci preset builds none). This is what CI runs.
+# libFuzzer target for a few seconds (the ci preset builds none). This is what CI runs. It installs
+# what the build lacks first, clang and Slurm included (tools/setup.sh --selftest), or stops with one
+# line naming it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
+tools/setup.sh --selftest
 cmake --preset ci >/dev/null
 cmake --build --preset ci
 ctest --preset ci "$@"

@@ -639,6 +639,66 @@ TEST(Merge, names_the_member_of_a_report_it_cannot_read) {
   }
 }
 
+// A device whose kernels were not the SASS built for its compute capability: the note says what ran.
+struct CodeCase {
+  const char* name;
+  const char* compute_capability;
+  const char* architectures;
+  const char* code_path;
+  int ptx, binary;
+  const char* variant;
+  const char* note;
+};
+
+class CodeNote : public ::testing::TestWithParam<CodeCase> {};
+
+TEST_P(CodeNote, says_what_ran_where_it_was_not_the_device_s_own_sass) {
+  const CodeCase& c = GetParam();
+  cli::Fingerprint f;
+  f.compute_capability = c.compute_capability;
+  f.architectures = c.architectures;
+  f.code_path = c.code_path;
+  f.ptx_version = c.ptx;
+  f.binary_version = c.binary;
+  f.variant = c.variant;
+  EXPECT_EQ(cli::code_note(f), c.note);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Devices, CodeNote,
+    ::testing::Values(
+        CodeCase{"own_sass", "9.0", "90-real,75-virtual", "sass", 90, 90, "sass", ""},
+        CodeCase{"own_sass_and_ptx", "9.0", "75;90", "sass", 90, 90, "sass", ""},
+        CodeCase{"no_sass_jit_of_the_newest_ptx", "13.0", "75-real,90-real,75-virtual,121-virtual", "driver-jit", 121, 130,
+                 "sass",
+                 "no sm_130 SASS in the build (architectures 75-real,90-real,75-virtual,121-virtual): the driver "
+                 "JIT-compiled the embedded compute_121 PTX"},
+        CodeCase{"ptx_only_names_no_sass", "9.0", "75-virtual", "driver-jit", 75, 90, "sass",
+                 "no sm_90 SASS in the build (architectures 75-virtual): the driver JIT-compiled the embedded compute_75 PTX"},
+        CodeCase{"forced_jit_of_the_jit_variant", "9.0", "90-real,75-virtual", "driver-jit", 75, 90, "jit", ""},
+        CodeCase{"forced_jit_outside_the_variant", "9.0", "90-real,75-virtual", "driver-jit", 75, 90, "sass",
+                 "the driver JIT-compiled the embedded compute_75 PTX"},
+        CodeCase{"older_sass_of_the_same_major", "8.6", "80-real,75-virtual", "sass", 80, 80, "sass",
+                 "no sm_86 SASS in the build (architectures 80-real,75-virtual): sm_80 SASS ran on compute capability 8.6"},
+        CodeCase{"architectures_that_name_none", "9.0", "all", "driver-jit", 75, 90, "sass",
+                 "the driver JIT-compiled the embedded compute_75 PTX"}),
+    [](const ::testing::TestParamInfo<CodeCase>& info) { return std::string(info.param.name); });
+
+TEST(Writers, show_what_ran_where_it_was_not_the_device_s_own_sass) {
+  cli::Report r = cli::report_from_results(kData + "/t4", {});
+  ASSERT_EQ(r.devices.size(), 1u);
+  cli::Fingerprint& t4 = r.devices.begin()->second;
+  t4.architectures = "90-real;75-virtual";
+  t4.code_path = "driver-jit";
+  const std::string note = "no sm_75 SASS in the build (architectures 90-real;75-virtual): the driver JIT-compiled "
+                           "the embedded compute_75 PTX";
+  std::ostringstream html, md;
+  cli::write_html(r, html);
+  cli::write_markdown(r, md);
+  EXPECT_NE(html.str().find(note), std::string::npos) << html.str();
+  EXPECT_NE(md.str().find(note), std::string::npos) << md.str();
+}
+
 TEST(Writers, escape_what_they_show_and_fetch_nothing) {
   cli::Report r = cli::report_from_results(kData + "/h100", {});
   cli::Cell hostile;

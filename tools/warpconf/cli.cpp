@@ -141,14 +141,14 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
                       "quick (a hundredth of the random cases, the slowest suites left out), default, or soak (ctest "
                       "again with a fresh WARPCONF_SEED until --soak-minutes have passed)");
   CLI::Option* soak_opt = run_cmd->add_option("--soak-minutes", run_options.soak_minutes, "minutes to soak (default 60)");
-  run_cmd->add_option("--out", run_options.out, "the report folder (default <build>/report)");
+  run_cmd->add_option("--out", run_options.out, "the report folder (default <build>/report; from a bundle, ./warpconf-report)");
   run_cmd->add_flag("--jit", run_options.jit, "run the jit variant: the driver compiles the embedded compute_75 PTX");
   run_cmd->add_flag("--sanitize", run_options.sanitize, "run the sanitize variant: under compute-sanitizer");
   run_cmd->add_flag("--perf", run_options.perf,
                     "run the perf tests alone (ctest label perf: warpconf perf compare against golden/sm_XX/perf.txt, "
                     "leaving the pending baseline) and put the figures in the report; no --jit, --sanitize or --budget");
   run_cmd->add_flag("--strict", run_options.strict, "with --perf: a performance change fails the run");
-  run_cmd->add_option("--build-dir", run_options.build_dir, "the build tree (default: the one this warpconf is in)");
+  run_cmd->add_option("--build-dir", run_options.build_dir, "the build tree or bundle (default: the one this warpconf is in)");
   run_cmd->add_option("--time-limit", run_options.time_limit_s,
                       "seconds after which the run stops, everything ctest started killed (default 0: none)");
   run_cmd->add_option("CTEST_ARGS", run_options.ctest_args, "extra ctest arguments, after --");
@@ -165,8 +165,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   health_cmd->add_option("--time-limit", health.time_limit_s,
                          "seconds for the whole check, CUDA start-up included, 0 for none (default 50: slurmd kills "
                          "a health check at 60)");
-  health_cmd->add_option("--out", health.out, "the report folder (default <build>/report)");
-  health_cmd->add_option("--build-dir", health.build_dir, "the build tree (default: the one this warpconf is in)");
+  health_cmd->add_option("--out", health.out, "the report folder (default: as for run)");
+  health_cmd->add_option("--build-dir", health.build_dir, "the build tree or bundle (default: the one this warpconf is in)");
   CLI::App* report_cmd = app.add_subcommand(
       "report", "Build report.json, report.md and report.html from a results.jsonl, or a folder holding one with "
                 "ctest's junit.xml and ctest.log beside it (warpconf run, tools/conformance.sh).");

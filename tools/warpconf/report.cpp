@@ -458,6 +458,31 @@ std::string device_label(const Report& r, const std::string& id) {
   return f.name + " (" + f.uuid.substr(0, 12) + ", " + f.code_path + (f.variant == "sass" ? "" : ", " + f.variant) + ")";
 }
 
+std::string code_note(const Fingerprint& f) {
+  std::string cc;  // "9.0" -> "90"
+  for (const char c : f.compute_capability)
+    if (c != '.') cc += c;
+  // The build's SASS architectures: "90" and "90-real" (and "90a-real") are sm_90 code, "75-virtual" is PTX.
+  bool named = false, built = false;
+  size_t at = 0;
+  while (at <= f.architectures.size()) {
+    const size_t end = std::min(f.architectures.find_first_of(",;", at), f.architectures.size());
+    const std::string entry = f.architectures.substr(at, end - at);
+    at = end + 1;
+    const size_t digits = entry.find_first_not_of("0123456789");
+    if (digits == 0 || entry.empty()) continue;
+    named = true;
+    const std::string suffix = entry.substr(digits == std::string::npos ? entry.size() : digits);
+    if (entry.compare(0, digits, cc) == 0 && suffix.find("-virtual") == std::string::npos) built = true;
+  }
+  const std::string missing = named && !built ? "no sm_" + cc + " SASS in the build (architectures " + f.architectures + "): " : "";
+  if (f.code_path == "driver-jit" && f.variant != "jit")
+    return missing + "the driver JIT-compiled the embedded compute_" + std::to_string(f.ptx_version) + " PTX";
+  if (f.code_path == "sass" && f.binary_version > 0 && std::to_string(f.binary_version) != cc)
+    return missing + "sm_" + std::to_string(f.binary_version) + " SASS ran on compute capability " + f.compute_capability;
+  return "";
+}
+
 std::vector<const Cell*> counterexample_cells(const Report& r) {
   std::vector<const Cell*> cells;
   for (const auto& [key, c] : r.cells)

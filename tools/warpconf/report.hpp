@@ -200,6 +200,10 @@ std::string aborted_text(const Report&);
 std::string stop_text(const RunStop&);
 // a device's short name, "NVIDIA H100 80GB HBM3 (GPU-5e3a9c1d, sass)";
 std::string device_label(const Report&, const std::string& device_id);
+// where a device's kernels were not the SASS built for its compute capability, what ran instead and
+// why: "no sm_120 SASS in the build (architectures 90-real,75-virtual): the driver JIT-compiled the
+// embedded compute_75 PTX"; "" where they were, or where the jit variant forced the JIT on purpose;
+std::string code_note(const Fingerprint&);
 // the cells with a counterexample, worst verdict first, those of planted bugs that were caught left out;
 std::vector<const Cell*> counterexample_cells(const Report&);
 // the contract probes (of one device, or of all where `device_id` is "") by outcome: trapped,

@@ -178,7 +178,9 @@ void header(const Report& r, std::ostream& os) {
   row("nvcc", [](const Fingerprint& f) { return f.nvcc; });
   row("architectures", [](const Fingerprint& f) { return f.architectures; });
   row("code path", [](const Fingerprint& f) {
-    return f.code_path + " (ptx " + std::to_string(f.ptx_version) + ", binary " + std::to_string(f.binary_version) + ")";
+    const std::string note = code_note(f);
+    return f.code_path + " (ptx " + std::to_string(f.ptx_version) + ", binary " + std::to_string(f.binary_version) + ")" +
+           (note.empty() ? "" : ": " + note);
   });
   row("variant", [](const Fingerprint& f) { return f.variant; });
   os << "</table>\n";

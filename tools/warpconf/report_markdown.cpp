@@ -55,6 +55,8 @@ void devices_section(const Report& r, std::ostream& os) {
        << " | " << md(f.driver) << " | " << md(f.driver_release) << " | " << md(f.runtime) << " | " << md(f.nvcc)
        << " | " << md(f.architectures) << " | " << md(f.code_path) << " | " << f.ptx_version << "/" << f.binary_version
        << " | " << md(f.variant) << " |\n";
+  for (const auto& [id, f] : r.devices)
+    if (const std::string note = code_note(f); !note.empty()) os << "\n" << md(device_label(r, id)) << ": " << md(note) << ".\n";
 }
 
 void verdicts_section(const Report& r, std::ostream& os) {

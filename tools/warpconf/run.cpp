@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 
+#include "core/installation.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
 #include "core/seed.hpp"
@@ -57,37 +58,49 @@ void on_signal(int signal) {
 
 // What the options resolve to on this machine.
 struct Settings {
-  fs::path build, out, ctest;
+  fs::path build, out, ctest;  // build: a build tree, or a bundle's tests/
+  fs::path test_dir;           // ctest's --test-dir: the build tree, or for a bundle <out>/ctest
   std::string label, variant;
   int jobs = 8;  // without a resource spec, the gpu preset's
   bool spec = false;
 };
 
-// The build tree this warpconf lives in: the nearest folder above it with a CMakeCache.txt.
-fs::path own_build_tree() {
+// The tests this warpconf belongs to: its bundle's tests/, else the nearest folder above it with a
+// CMakeCache.txt (its build tree).
+fs::path own_tests() {
+  if (const std::optional<fs::path> bundle = check::bundle_root()) return *bundle / "tests";
   std::error_code error;
   for (fs::path dir = fs::read_symlink("/proc/self/exe", error).parent_path(); !dir.empty() && dir != dir.root_path();
        dir = dir.parent_path())
     if (fs::exists(dir / "CMakeCache.txt")) return dir;
-  throw UsageError("this warpconf is not inside a build tree: name one with --build-dir");
+  throw UsageError("this warpconf is neither in a bundle nor inside a build tree: name one with --build-dir");
 }
 
-// The ctest of the cmake that configured `build`, else the one on PATH.
+// The ctest of the cmake that configured `build`, else (a bundle) the first one on PATH.
 fs::path ctest_of(const fs::path& build) {
   std::ifstream cache(build / "CMakeCache.txt");
   const std::string key = "CMAKE_CTEST_COMMAND:INTERNAL=";
   for (std::string line; std::getline(cache, line);)
     if (line.rfind(key, 0) == 0 && fs::exists(line.substr(key.size()))) return line.substr(key.size());
-  return "ctest";
+  const char* path = std::getenv("PATH");
+  for (std::string dirs = path ? path : ""; !dirs.empty();) {
+    const size_t colon = std::min(dirs.find(':'), dirs.size());
+    const fs::path candidate = fs::path(dirs.substr(0, colon).empty() ? "." : dirs.substr(0, colon)) / "ctest";
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    dirs.erase(0, colon + 1);
+  }
+  throw UsageError("no ctest on PATH: install CMake 3.21 or newer, which runs the bundle's tests");
 }
 
 std::string variant_of(const RunOptions& o) {
   return o.perf ? "perf" : o.jit ? "jit" : o.sanitize ? "sanitize" : "sass";
 }
 
-// The report folder, made if missing: --out, else <build>/report.
-fs::path report_folder(const RunOptions& o, const fs::path& build) {
-  const fs::path out = fs::absolute(o.out.empty() ? build / "report" : fs::path(o.out)).lexically_normal();
+// The report folder, made if missing: --out, else <build>/report, or for a bundle, which may be
+// read-only or shared by several nodes, warpconf-report/ in the current directory.
+fs::path report_folder(const RunOptions& o, const fs::path& build, bool bundle) {
+  const fs::path default_out = bundle ? fs::current_path() / "warpconf-report" : build / "report";
+  const fs::path out = fs::absolute(o.out.empty() ? default_out : fs::path(o.out)).lexically_normal();
   std::error_code error;
   fs::create_directories(out, error);
   if (error || ::access(out.c_str(), W_OK) != 0)
@@ -107,11 +120,25 @@ void clear_folder(const fs::path& out) {
 Settings resolve(const RunOptions& o) {
   check_options(o);
   Settings s;
-  s.build = fs::absolute(o.build_dir.empty() ? own_build_tree() : fs::path(o.build_dir)).lexically_normal();
+  s.build = fs::absolute(o.build_dir.empty() ? own_tests() : fs::path(o.build_dir)).lexically_normal();
+  if (!s.build.has_filename()) s.build = s.build.parent_path();  // "dir/" is dir, whose parent is looked at next
+  const bool bundle = fs::exists(s.build / check::kBundleMarker) || fs::exists(s.build.parent_path() / check::kBundleMarker);
+  if (fs::exists(s.build / check::kBundleMarker)) s.build /= "tests";
   if (!fs::exists(s.build / "CTestTestfile.cmake"))
-    throw UsageError(s.build.string() + " has no CTestTestfile.cmake: not a configured build tree");
-  s.out = report_folder(o, s.build);
+    throw UsageError(s.build.string() + " has no CTestTestfile.cmake: not a configured build tree or a bundle");
+  s.out = report_folder(o, s.build, bundle);
   s.ctest = ctest_of(s.build);
+  s.test_dir = s.build;
+  if (bundle) {
+    // ctest writes Testing/ into its --test-dir, and a bundle may be read-only: it reads the bundle's
+    // tests through a ctest file of its own under --out.
+    s.test_dir = s.out / "ctest";
+    fs::create_directories(s.test_dir);
+    std::ofstream file(s.test_dir / "CTestTestfile.cmake", std::ios::trunc);
+    file << "# Written by warpconf run: the tests of the bundle at " << s.build.parent_path().string() << "\n"
+         << "subdirs([==[" << s.build.string() << "]==])\n";
+    if (!file.flush()) throw UsageError("cannot write " + (s.test_dir / "CTestTestfile.cmake").string());
+  }
   s.variant = variant_of(o);
   s.label = o.perf ? "^perf$" : o.jit ? "^jit$" : o.sanitize ? "^sanitize$" : "^gpu$";
   s.spec = fs::exists(s.build / "resources.json");
@@ -236,6 +263,8 @@ int Runner::run() {
   publish(true);
   const int status = exit_status();
   out_ << (tty_ ? "\r\033[K" : "") << summary_line(report_) << "\n";
+  for (const auto& [id, device] : report_.devices)
+    if (const std::string note = code_note(device); !note.empty()) out_ << device_label(report_, id) << ": " << note << "\n";
   if (report_.tests.empty()) out_ << "warpconf run: no test ran (label " << s_.label << " in " << s_.build.string() << ")\n";
   out_ << "report: " << (s_.out / "report.html").string() << "\n";
   return status;
@@ -246,7 +275,7 @@ bool Runner::round(int number, const std::string& seed) {
   const fs::path dir = options_.budget == "soak" ? s_.out / ("round-" + std::to_string(number)) : s_.out;
   fs::create_directories(dir);
   log_ = std::ofstream(dir / "progress.log", std::ios::trunc);
-  std::vector<std::string> args = {s_.ctest.string(), "--test-dir", s_.build.string(), "-L", s_.label, "-j",
+  std::vector<std::string> args = {s_.ctest.string(), "--test-dir", s_.test_dir.string(), "-L", s_.label, "-j",
                                    std::to_string(s_.jobs), "--no-tests=error", "--output-junit",
                                    (dir / "junit.xml").string(), "--output-log", (dir / "ctest.log").string()};
   if (s_.spec) args.insert(args.end(), {"--resource-spec-file", (s_.build / "resources.json").string()});
@@ -492,8 +521,9 @@ void write_untested_report(const RunOptions& o, const std::string& why) {
   // --out needs no build tree: the tree may be what is missing.
   const fs::path build = !o.out.empty()         ? fs::path()
                          : !o.build_dir.empty() ? fs::path(o.build_dir)
-                                                : own_build_tree();
-  const fs::path out = report_folder(o, build);
+                                                : own_tests();
+  const fs::path out = report_folder(o, build, !o.out.empty() || fs::exists(build.parent_path() / check::kBundleMarker) ||
+                                                   fs::exists(build / check::kBundleMarker));
   clear_folder(out);
   Report r;
   r.run.warpconf = warpconf_version();

@@ -18,8 +18,8 @@ struct RunOptions {
   std::string budget = "default";  // quick, default or soak
   double soak_minutes = 60;
   bool soak_minutes_given = false;
-  std::string out;        // default <build>/report
-  std::string build_dir;  // default: the build tree this warpconf lives in
+  std::string out;        // default <build>/report; from a bundle, warpconf-report in the current directory
+  std::string build_dir;  // a build tree or a bundle; default: the one this warpconf lives in
   bool jit = false, sanitize = false;
   bool perf = false;    // the perf label alone: performance figures against golden/sm_XX/perf.txt
   bool strict = false;  // with perf: a performance change fails (WARPCONF_PERF_STRICT=1 for the tests)

@@ -1,0 +1,56 @@
+# The ctest tests of one GoogleTest binary, as text for a ctest file: one test per suite of
+# `listing` (its --gtest_list_tests output). Used when ctest starts in a build tree
+# (add_gtest_suites.cmake) and at install, for a bundle's tests/CTestTestfile.cmake (bundle_tests.cmake).
+# `command`: the binary as add_test's argument text, a bracket argument holding an absolute path in a
+# build tree, "${warpconf_tests}/<name>" in a bundle (expanded when ctest reads the file).
+# Suites whose name contains "OnGpu" (and `device`) are labelled gpu, the others `label`.
+# GPU suites and their variants ask ctest for one GPU each (RESOURCE_GROUPS gpus:1; resources.json).
+# Each GPU suite is registered again as jit/<suite>, run only by the `jit` test preset, with the
+# driver compiling the embedded compute_75 PTX (the suite fails unless that code ran), and where
+# `sanitizer` names compute-sanitizer, as sanitize/<tool>/<suite> under its memcheck, racecheck and
+# synccheck (sanitize/racecheck/KnownBadBlockOnGpu passes only when racecheck reports its planted race).
+function(warpconf_suite_tests out command label sanitizer listing)
+  string(REPLACE "\n" ";" lines "${listing}")
+  set(content "")
+  foreach(line IN LISTS lines)
+    # Suites start in column 0 and end with '.'; their tests are indented.
+    if(NOT line MATCHES "^([^ #][^ ]*)\\.")
+      continue()
+    endif()
+    set(suite "${CMAKE_MATCH_1}")
+    set(suite_label "${label}")
+    set(resources "")
+    if(suite MATCHES "OnGpu" OR suite STREQUAL "device")
+      set(suite_label gpu)
+      set(resources " RESOURCE_GROUPS gpus:1")
+    endif()
+    string(APPEND content "add_test([==[${suite}]==] ${command} [==[--gtest_filter=${suite}.*]==])\n"
+                          "set_tests_properties([==[${suite}]==] PROPERTIES LABELS ${suite_label} TIMEOUT 300 "
+                          "SKIP_RETURN_CODE 77${resources})\n")
+    if(NOT suite_label STREQUAL "gpu")
+      continue()
+    endif()
+    string(APPEND content
+           "add_test([==[jit/${suite}]==] ${command} [==[--gtest_filter=${suite}.*]==])\n"
+           "set_tests_properties([==[jit/${suite}]==] PROPERTIES LABELS jit TIMEOUT 900 SKIP_RETURN_CODE 77 "
+           "RESOURCE_GROUPS gpus:1 "
+           "ENVIRONMENT [==[CUDA_FORCE_PTX_JIT=1;CUDA_CACHE_DISABLE=1;WARPCONF_EXPECT_PTX=75]==])\n")
+    if(NOT sanitizer)
+      continue()
+    endif()
+    foreach(tool IN ITEMS memcheck racecheck synccheck)
+      string(APPEND content
+             "add_test([==[sanitize/${tool}/${suite}]==] [==[${sanitizer}]==] --tool ${tool} "
+             "--error-exitcode 1 --print-limit 20 ${command} [==[--gtest_filter=${suite}.*]==])\n"
+             "set_tests_properties([==[sanitize/${tool}/${suite}]==] PROPERTIES LABELS sanitize TIMEOUT 3600 "
+             "SKIP_RETURN_CODE 77 RESOURCE_GROUPS gpus:1 ENVIRONMENT WARPCONF_SANITIZED=1)\n")
+      # The planted MissingBarrier reuses shared memory without a barrier: racecheck must report it.
+      if(tool STREQUAL "racecheck" AND suite STREQUAL "KnownBadBlockOnGpu")
+        string(APPEND content
+               "set_tests_properties([==[sanitize/${tool}/${suite}]==] PROPERTIES PASS_REGULAR_EXPRESSION "
+               "[==[Race reported between [^=]*known_bad::MissingBarrier]==])\n")
+      endif()
+    endforeach()
+  endforeach()
+  set(${out} "${content}" PARENT_SCOPE)
+endfunction()

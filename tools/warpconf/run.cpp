@@ -108,6 +108,19 @@ fs::path report_folder(const RunOptions& o, const fs::path& build, bool bundle) 
   return out;
 }
 
+// The tests that --build-dir (or this warpconf's own tree) names: a build tree, or a bundle's tests/,
+// named by the bundle or by its tests/ folder.
+struct TestTree {
+  fs::path dir;
+  bool bundle = false;
+};
+TestTree test_tree(const RunOptions& o) {
+  fs::path dir = fs::absolute(o.build_dir.empty() ? own_tests() : fs::path(o.build_dir)).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // "dir/" is dir, whose parent is looked at next
+  if (fs::exists(dir / check::kBundleMarker)) return {dir / "tests", true};
+  return {dir, fs::exists(dir.parent_path() / check::kBundleMarker)};
+}
+
 // An earlier run's files, which must not pass for this run's.
 void clear_folder(const fs::path& out) {
   for (const char* stale : {"results.jsonl", "report.json", "report.md", "report.html", "junit.xml", "ctest.log",
@@ -120,16 +133,14 @@ void clear_folder(const fs::path& out) {
 Settings resolve(const RunOptions& o) {
   check_options(o);
   Settings s;
-  s.build = fs::absolute(o.build_dir.empty() ? own_tests() : fs::path(o.build_dir)).lexically_normal();
-  if (!s.build.has_filename()) s.build = s.build.parent_path();  // "dir/" is dir, whose parent is looked at next
-  const bool bundle = fs::exists(s.build / check::kBundleMarker) || fs::exists(s.build.parent_path() / check::kBundleMarker);
-  if (fs::exists(s.build / check::kBundleMarker)) s.build /= "tests";
+  const TestTree tree = test_tree(o);
+  s.build = tree.dir;
   if (!fs::exists(s.build / "CTestTestfile.cmake"))
     throw UsageError(s.build.string() + " has no CTestTestfile.cmake: not a configured build tree or a bundle");
-  s.out = report_folder(o, s.build, bundle);
+  s.out = report_folder(o, s.build, tree.bundle);
   s.ctest = ctest_of(s.build);
   s.test_dir = s.build;
-  if (bundle) {
+  if (tree.bundle) {
     // ctest writes Testing/ into its --test-dir, and a bundle may be read-only: it reads the bundle's
     // tests through a ctest file of its own under --out.
     s.test_dir = s.out / "ctest";
@@ -519,11 +530,8 @@ RunOutcome run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) 
 
 void write_untested_report(const RunOptions& o, const std::string& why) {
   // --out needs no build tree: the tree may be what is missing.
-  const fs::path build = !o.out.empty()         ? fs::path()
-                         : !o.build_dir.empty() ? fs::path(o.build_dir)
-                                                : own_tests();
-  const fs::path out = report_folder(o, build, !o.out.empty() || fs::exists(build.parent_path() / check::kBundleMarker) ||
-                                                   fs::exists(build / check::kBundleMarker));
+  const TestTree tree = o.out.empty() ? test_tree(o) : TestTree{};
+  const fs::path out = report_folder(o, tree.dir, tree.bundle);
   clear_folder(out);
   Report r;
   r.run.warpconf = warpconf_version();

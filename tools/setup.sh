@@ -26,20 +26,21 @@ for tool in "${tools[@]}"; do
 done
 debian=false
 command -v dpkg-query >/dev/null && command -v apt-get >/dev/null && debian=true
-if $debian && [ -z "${CMAKE_PREFIX_PATH:-}" ]; then
-  installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${libraries[@]}" 2>/dev/null |
+# The Debian packages named that are not installed, one per line: one dpkg-query for them all.
+not_installed() {
+  local installed p
+  installed=$(dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null |
                 awk '/ install ok installed$/ { print $1 }' || true)
-  for p in "${libraries[@]}"; do
-    grep -qx "$p" <<<"$installed" || missing+=("$p")
+  for p in "$@"; do
+    grep -qx "$p" <<<"$installed" || echo "$p"
   done
+}
+if $debian && [ -z "${CMAKE_PREFIX_PATH:-}" ]; then
+  mapfile -t -O ${#missing[@]} missing < <(not_installed "${libraries[@]}")
 fi
 missing_slurm=()
 if $debian && ((${#slurm[@]})); then
-  installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${slurm[@]}" 2>/dev/null |
-                awk '/ install ok installed$/ { print $1 }' || true)
-  for p in "${slurm[@]}"; do
-    grep -qx "$p" <<<"$installed" || missing_slurm+=("$p")
-  done
+  mapfile -t missing_slurm < <(not_installed "${slurm[@]}")
 fi
 if ((${#missing[@]} + ${#missing_slurm[@]})); then
   $debian || stop "missing ${missing[*]} (Debian's names): install them, then run this command again"

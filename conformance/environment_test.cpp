@@ -145,8 +145,12 @@ TEST(Environment, switches_read_their_values) {
     EXPECT_EQ(environment::budget(), environment::Budget::standard);
   }
   {
-    const Setting set("WARPCONF_EXPECT_PTX", "75");
-    EXPECT_EQ(environment::expected_ptx_version(), 75);
+    const Setting set("WARPCONF_CODE_PATH", "jit-75");
+    EXPECT_EQ(environment::code_path(), "jit-75");
+  }
+  {
+    const Setting set("WARPCONF_CODE_PATH", "jit");
+    EXPECT_THROW(environment::code_path(), environment::Refused) << "not one of the five paths";
   }
   {
     const Setting set("WARPCONF_RESULTS", "");

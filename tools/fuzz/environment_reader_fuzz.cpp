@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/code_paths.hpp"
 #include "core/environment.hpp"
 #include "fuzz_target.hpp"
 
@@ -103,10 +104,10 @@ const std::vector<Switch>& switches() {
          const std::optional<double> s = environment::soak_seconds();
          return s.has_value() == given("WARPCONF_SOAK") && (!s || (*s > 0 && std::isfinite(*s)));
        }},
-      {"WARPCONF_EXPECT_PTX",
+      {"WARPCONF_CODE_PATH",
        [] {
-         const std::optional<int> v = environment::expected_ptx_version();
-         return v.has_value() == given("WARPCONF_EXPECT_PTX") && (!v || *v > 0);
+         const std::optional<std::string> v = environment::code_path();
+         return v.has_value() == given("WARPCONF_CODE_PATH") && (!v || find_code_path(*v) != nullptr);
        }},
       present_when_given("WARPCONF_RESULTS", environment::results_file),
       present_when_given("WARPCONF_GOLDEN_DIR", environment::golden_dir),

@@ -57,7 +57,9 @@ const gpu::DeviceStatus& require_gpu() {
 // The fingerprint a recording on the selected GPU carries.
 golden::Header device_header() {
   const gpu::DeviceInfo& d = require_gpu().info;
-  const gpu::CodeInfo code = gpu::code_info();
+  const gpu::CodeInfo& code = gpu::code_info();
+  if (!code.error.empty() || !code.not_supported.empty())
+    throw UsageError("the kernels did not run code path " + code.path + ": " + code.error + code.not_supported);
   golden::Header h;
   h.device = d.name;
   h.compute_capability = std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);

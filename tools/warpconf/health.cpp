@@ -30,11 +30,11 @@ constexpr double kProbeSeconds = 60;
 std::string why_untestable() {
   const gpu::DeviceStatus& d = gpu::device();
   if (!d.present) return d.reason;
-  const gpu::CodeInfo code = gpu::code_info();
-  if (!code.path.empty()) return "";
-  return "this build has no code that runs on " + d.info.name + " (compute capability " +
+  const gpu::CodeInfo& code = gpu::code_info();
+  if (code.error.empty() && code.not_supported.empty()) return "";
+  return "this build's kernels do not run on " + d.info.name + " (compute capability " +
          std::to_string(d.info.cc_major) + "." + std::to_string(d.info.cc_minor) + "; built for " +
-         code.architectures + ")";
+         code.architectures + "): " + code.error + code.not_supported;
 }
 
 // why_untestable(), asked of a child process so that this one holds no CUDA context (and no GPU

@@ -3,15 +3,23 @@
 # (add_gtest_suites.cmake) and at install, for a bundle's tests/CTestTestfile.cmake (bundle_tests.cmake).
 # `command`: the binary as add_test's argument text, a bracket argument holding an absolute path in a
 # build tree, "${warpconf_tests}/<name>" in a bundle (expanded when ctest reads the file).
-# Suites whose name contains "OnGpu" (and `device`) are labelled gpu, the others `label`.
+# Suites whose name contains "OnGpu" (and `device`) are labelled gpu and sass, the others `label`.
 # GPU suites and their variants ask ctest for one GPU each (RESOURCE_GROUPS gpus:1; resources.json).
-# Each GPU suite is registered again as jit/<suite>, run only by the `jit` test preset, with the
-# driver compiling the embedded compute_75 PTX (the suite fails unless that code ran), and where
-# `sanitizer` names compute-sanitizer, as sanitize/<tool>/<suite> under its memcheck, racecheck and
-# synccheck (sanitize/racecheck/KnownBadBlockOnGpu passes only when racecheck reports its planted race).
-function(warpconf_suite_tests out command label sanitizer listing)
+# Each GPU suite is registered again on the code paths the binary itself serves (docs/code-paths.md):
+# jit-native/<suite>, and, where `own_jit75` is true (a bundle, whose binaries embed compute_75 PTX),
+# jit-75/<suite>; the process fails unless it proves that it ran that path. The file also sets
+# WARPCONF_GPU_SUITES, the GPU suites, for the paths whose binaries are built apart. Where `sanitizer`
+# names compute-sanitizer, each GPU suite also runs as sanitize/<tool>/<suite> under its memcheck,
+# racecheck and synccheck (sanitize/racecheck/KnownBadBlockOnGpu passes only when racecheck reports its
+# planted race).
+function(warpconf_suite_tests out command label sanitizer own_jit75 listing)
   string(REPLACE "\n" ";" lines "${listing}")
   set(content "")
+  set(gpu_suites "")
+  set(own_paths jit-native)
+  if(own_jit75)
+    list(APPEND own_paths jit-75)
+  endif()
   foreach(line IN LISTS lines)
     # Suites start in column 0 and end with '.'; their tests are indented.
     if(NOT line MATCHES "^([^ #][^ ]*)\\.")
@@ -21,20 +29,23 @@ function(warpconf_suite_tests out command label sanitizer listing)
     set(suite_label "${label}")
     set(resources "")
     if(suite MATCHES "OnGpu" OR suite STREQUAL "device")
-      set(suite_label gpu)
+      set(suite_label "gpu;sass")
       set(resources " RESOURCE_GROUPS gpus:1")
     endif()
     string(APPEND content "add_test([==[${suite}]==] ${command} [==[--gtest_filter=${suite}.*]==])\n"
-                          "set_tests_properties([==[${suite}]==] PROPERTIES LABELS ${suite_label} TIMEOUT 300 "
+                          "set_tests_properties([==[${suite}]==] PROPERTIES LABELS [==[${suite_label}]==] TIMEOUT 300 "
                           "SKIP_RETURN_CODE 77${resources})\n")
-    if(NOT suite_label STREQUAL "gpu")
+    if(NOT suite_label STREQUAL "gpu;sass")
       continue()
     endif()
-    string(APPEND content
-           "add_test([==[jit/${suite}]==] ${command} [==[--gtest_filter=${suite}.*]==])\n"
-           "set_tests_properties([==[jit/${suite}]==] PROPERTIES LABELS jit TIMEOUT 900 SKIP_RETURN_CODE 77 "
-           "RESOURCE_GROUPS gpus:1 "
-           "ENVIRONMENT [==[CUDA_FORCE_PTX_JIT=1;CUDA_CACHE_DISABLE=1;WARPCONF_EXPECT_PTX=75]==])\n")
+    list(APPEND gpu_suites "${suite}")
+    foreach(path IN LISTS own_paths)
+      string(APPEND content
+             "add_test([==[${path}/${suite}]==] ${command} [==[--gtest_filter=${suite}.*]==])\n"
+             "set_tests_properties([==[${path}/${suite}]==] PROPERTIES LABELS ${path} TIMEOUT 900 SKIP_RETURN_CODE 77 "
+             "RESOURCE_GROUPS gpus:1 "
+             "ENVIRONMENT [==[CUDA_FORCE_PTX_JIT=1;CUDA_CACHE_DISABLE=1;WARPCONF_CODE_PATH=${path}]==])\n")
+    endforeach()
     if(NOT sanitizer)
       continue()
     endif()
@@ -52,5 +63,6 @@ function(warpconf_suite_tests out command label sanitizer listing)
       endif()
     endforeach()
   endforeach()
+  string(APPEND content "set(WARPCONF_GPU_SUITES [==[${gpu_suites}]==])\n")
   set(${out} "${content}" PARENT_SCOPE)
 endfunction()

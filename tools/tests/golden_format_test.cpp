@@ -126,7 +126,7 @@ TEST(GoldenFormat, split_runs_are_read_and_written_as_maximal_runs) {
 TEST(GoldenFormat, any_file_the_writer_accepts_reads_back_equal) {
   GoldenFile file = read_text(join(golden_lines()));
   file.header.corpus_version = std::numeric_limits<int>::max();
-  file.header.code_path = "driver-jit";
+  file.header.code_path = "sass-ptxas-O0";
   file.header.recorded = "2028-02-29T23:59:59Z";
   CaseLine wide;
   wide.index = 3;
@@ -238,7 +238,7 @@ INSTANTIATE_TEST_SUITE_P(GoldenHeader, GoldenFormatErrors, ::testing::Values(
     BadGolden{"trailing_space", with_line(5, "runtime: 13.0 "), 5, "starts or ends with a space"},
     BadGolden{"compute_capability_shape", with_line(3, "compute-capability: 9"), 3, "not <major>.<minor>"},
     BadGolden{"compute_capability_leading_zero", with_line(3, "compute-capability: 09.0"), 3, "not <major>.<minor>"},
-    BadGolden{"code_path", with_line(7, "code-path: ptx"), 7, "neither sass nor driver-jit"},
+    BadGolden{"code_path", with_line(7, "code-path: ptx"), 7, "is none of sass, sass-debug, sass-ptxas-O0, jit-native, jit-75"},
     BadGolden{"corpus_version_zero", with_line(9, "corpus-version: 0"), 9, "must be positive"},
     BadGolden{"corpus_version_sign", with_line(9, "corpus-version: +1"), 9, "not a decimal number"},
     BadGolden{"corpus_version_too_big", with_line(9, "corpus-version: 2147483648"), 9, "exceeds 2147483647"},

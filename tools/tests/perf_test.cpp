@@ -431,7 +431,7 @@ TEST_F(PerfCommand, warpconf_perf_strict_in_the_environment_is_strict_and_anythi
 TEST_F(PerfCommand, compare_against_another_architecture_or_code_path_is_not_recorded) {
   const golden::PerfFile baseline = read(kFile);
   golden::PerfHeader now = baseline.header;
-  now.code_path = "driver-jit";
+  now.code_path = "jit-75";
   int calls = 0;
   std::ostringstream out;
   EXPECT_EQ(cli::compare_with_baseline(baseline, "b", now, {}, stand_in(baseline, {1}, calls), out), 77);

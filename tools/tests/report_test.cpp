@@ -669,18 +669,19 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         CodeCase{"own_sass", "9.0", "90-real,75-virtual", "sass", 90, 90, "sass", ""},
         CodeCase{"own_sass_and_ptx", "9.0", "75;90", "sass", 90, 90, "sass", ""},
-        CodeCase{"no_sass_jit_of_the_newest_ptx", "13.0", "75-real,90-real,75-virtual,121-virtual", "driver-jit", 121, 130,
+        CodeCase{"no_sass_jit_of_the_newest_ptx", "13.0", "75-real,90-real,75-virtual,121-virtual", "jit-native", 121, 130,
                  "sass",
                  "no sm_130 SASS in the build (architectures 75-real,90-real,75-virtual,121-virtual): the driver "
                  "JIT-compiled the embedded compute_121 PTX"},
-        CodeCase{"ptx_only_names_no_sass", "9.0", "75-virtual", "driver-jit", 75, 90, "sass",
+        CodeCase{"ptx_only_names_no_sass", "9.0", "75-virtual", "jit-75", 75, 90, "sass",
                  "no sm_90 SASS in the build (architectures 75-virtual): the driver JIT-compiled the embedded compute_75 PTX"},
-        CodeCase{"forced_jit_of_the_jit_variant", "9.0", "90-real,75-virtual", "driver-jit", 75, 90, "jit", ""},
-        CodeCase{"forced_jit_outside_the_variant", "9.0", "90-real,75-virtual", "driver-jit", 75, 90, "sass",
+        CodeCase{"forced_jit_of_the_jit_75_path", "9.0", "90-real,75-virtual", "jit-75", 75, 90, "jit-75", ""},
+        CodeCase{"forced_jit_of_the_jit_native_path", "9.0", "90", "jit-native", 90, 90, "jit-native", ""},
+        CodeCase{"forced_jit_outside_the_path", "9.0", "90-real,75-virtual", "jit-75", 75, 90, "sass",
                  "the driver JIT-compiled the embedded compute_75 PTX"},
         CodeCase{"older_sass_of_the_same_major", "8.6", "80-real,75-virtual", "sass", 80, 80, "sass",
                  "no sm_86 SASS in the build (architectures 80-real,75-virtual): sm_80 SASS ran on compute capability 8.6"},
-        CodeCase{"architectures_that_name_none", "9.0", "all", "driver-jit", 75, 90, "sass",
+        CodeCase{"records_before_the_code_paths", "9.0", "all", "driver-jit", 75, 90, "sass",
                  "the driver JIT-compiled the embedded compute_75 PTX"}),
     [](const ::testing::TestParamInfo<CodeCase>& info) { return std::string(info.param.name); });
 
@@ -689,7 +690,7 @@ TEST(Writers, show_what_ran_where_it_was_not_the_device_s_own_sass) {
   ASSERT_EQ(r.devices.size(), 1u);
   cli::Fingerprint& t4 = r.devices.begin()->second;
   t4.architectures = "90-real;75-virtual";
-  t4.code_path = "driver-jit";
+  t4.code_path = "jit-75";
   const std::string note = "no sm_75 SASS in the build (architectures 90-real;75-virtual): the driver JIT-compiled "
                            "the embedded compute_75 PTX";
   std::ostringstream html, md;

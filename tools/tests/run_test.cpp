@@ -1,7 +1,7 @@
 // `warpconf run` on a build tree of stand-in tests (tools/tests/data/report/fake_test.sh): the exit
 // status, the report it leaves when the run finishes, is interrupted, is killed or reaches its time
 // limit, that no process it started outlives it, malformed records, the budget it passes on, soak
-// rounds, the jit variant and the perf run; and the verdict `warpconf health` reads from such runs.
+// rounds, the code paths and the perf run; and the verdict `warpconf health` reads from such runs.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -228,14 +228,43 @@ TEST_F(WarpconfRun, soaks_in_rounds_of_fresh_seeds_and_sums_them_all) {
   EXPECT_EQ(again.totals.records, r.totals.records);
 }
 
-TEST_F(WarpconfRun, runs_the_jit_variant_by_its_label) {
-  tests({kShuffle, {"jit/ShuffleOnGpu", "jit", "shuffle.jsonl"}});
-  EXPECT_EQ(run({"--jit"}), 0) << output();
+TEST_F(WarpconfRun, runs_a_code_path_by_its_label) {
+  tests({kShuffle, {"jit-native/ShuffleOnGpu", "jit-native", "shuffle.jsonl"}});
+  EXPECT_EQ(run({"--path", "jit-native"}), 0) << output();
   const nlohmann::json r = report();
   ASSERT_EQ(r["tests"].size(), 1u);
-  EXPECT_EQ(r["tests"][0]["name"], "jit/ShuffleOnGpu");
-  EXPECT_EQ(r["run"]["variant"], "jit");
-  EXPECT_EQ(r["devices"][0]["variant"], "jit");
+  EXPECT_EQ(r["tests"][0]["name"], "jit-native/ShuffleOnGpu");
+  EXPECT_EQ(r["run"]["variant"], "jit-native");
+  EXPECT_EQ(r["devices"][0]["variant"], "jit-native");
+}
+
+TEST_F(WarpconfRun, builds_a_path_built_apart_first_and_stops_when_that_fails) {
+  const std::vector<FakeTest> debug = {kShuffle, {"sass-debug/ShuffleOnGpu", "sass-debug", "shuffle.jsonl"}};
+  for (const char* cmake : {"/bin/true", "/bin/false"}) {
+    std::ofstream(dir_ / "build" / "CMakeCache.txt") << "CMAKE_CTEST_COMMAND:INTERNAL=" << WARPCONF_CTEST << "\n"
+                                                     << "CMAKE_COMMAND:INTERNAL=" << cmake << "\n";
+    tests(debug);
+    const bool builds = std::string(cmake) == "/bin/true";
+    EXPECT_EQ(run({"--path", "sass-debug"}), builds ? 0 : 1) << output();
+    EXPECT_NE(output().find("--target warpconf_path_sass-debug"), std::string::npos) << output();
+    if (builds) {
+      EXPECT_EQ(report()["tests"].size(), 1u) << "the sass-debug label alone";
+      EXPECT_NE(output().find("the sass-debug path(s) are built"), std::string::npos) << output();
+    } else {
+      EXPECT_NE(output().find("building the sass-debug path(s) failed"), std::string::npos) << output();
+    }
+  }
+}
+
+TEST_F(WarpconfRun, all_paths_run_every_path_label_with_each_device_s_variant_its_path) {
+  std::ofstream(dir_ / "build" / "CMakeCache.txt") << "CMAKE_CTEST_COMMAND:INTERNAL=" << WARPCONF_CTEST << "\n"
+                                                   << "CMAKE_COMMAND:INTERNAL=/bin/true\n";
+  tests({kShuffle, {"jit-native/ShuffleOnGpu", "jit-native", "shuffle.jsonl"}, {"perf.compare", "perf", "perf.jsonl"}});
+  EXPECT_EQ(run({"--path", "all"}), 0) << output();
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["tests"].size(), 2u) << "the gpu and jit-native labels, not perf";
+  EXPECT_EQ(r["run"]["variant"], "all");
+  EXPECT_EQ(r["devices"][0]["variant"], "sass") << "each device's from its records' code path";
 }
 
 // perf.compare as the perf label's test: the records of a compare on an H100 with one performance change.
@@ -286,7 +315,7 @@ TEST_F(WarpconfRun, perf_without_a_baseline_is_not_recorded_and_no_failure) {
 TEST_F(WarpconfRun, perf_refuses_a_variant_a_budget_and_strict_without_it) {
   tests({kPerfCompare});
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"--perf", "--jit"}, {"--perf", "--sanitize"}, {"--perf", "--budget", "quick"}, {"--strict"}}) {
+           {"--perf", "--path", "jit-75"}, {"--perf", "--sanitize"}, {"--perf", "--budget", "quick"}, {"--strict"}}) {
     EXPECT_EQ(run(args), 2) << args.back();
     const std::string said = output();
     EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;

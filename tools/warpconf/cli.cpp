@@ -142,11 +142,13 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
                       "again with a fresh WARPCONF_SEED until --soak-minutes have passed)");
   CLI::Option* soak_opt = run_cmd->add_option("--soak-minutes", run_options.soak_minutes, "minutes to soak (default 60)");
   run_cmd->add_option("--out", run_options.out, "the report folder (default <build>/report; from a bundle, ./warpconf-report)");
-  run_cmd->add_flag("--jit", run_options.jit, "run the jit variant: the driver compiles the embedded compute_75 PTX");
+  run_cmd->add_option("--path", run_options.path,
+                      "the code path (docs/code-paths.md): sass (default), sass-debug, sass-ptxas-O0, jit-native, jit-75, "
+                      "or all; a path's binaries that are missing are built first");
   run_cmd->add_flag("--sanitize", run_options.sanitize, "run the sanitize variant: under compute-sanitizer");
   run_cmd->add_flag("--perf", run_options.perf,
                     "run the perf tests alone (ctest label perf: warpconf perf compare against golden/sm_XX/perf.txt, "
-                    "leaving the pending baseline) and put the figures in the report; no --jit, --sanitize or --budget");
+                    "leaving the pending baseline) and put the figures in the report; no --path, --sanitize or --budget");
   run_cmd->add_flag("--strict", run_options.strict, "with --perf: a performance change fails the run");
   run_cmd->add_option("--build-dir", run_options.build_dir, "the build tree or bundle (default: the one this warpconf is in)");
   run_cmd->add_option("--time-limit", run_options.time_limit_s,

@@ -185,8 +185,8 @@ Fingerprint fingerprint_of(const nlohmann::json& record, const std::string& vari
   f.code_path = field_text(build, "code_path");
   f.ptx_version = integer(build, "ptx_version", 0);
   f.binary_version = integer(build, "binary_version", 0);
-  // Where the run does not say, the code path does: only the jit variant runs driver-JIT code.
-  f.variant = !variant.empty() ? variant : f.code_path == "driver-jit" ? "jit" : "sass";
+  // Where the run does not say (perf, sanitize or the code path it asked for), the code path does.
+  f.variant = !variant.empty() ? variant : f.code_path;
   f.id = f.uuid + " " + f.driver_release + " nvcc " + f.nvcc + " " + f.code_path + " " + f.variant;
   return f;
 }
@@ -476,9 +476,11 @@ std::string code_note(const Fingerprint& f) {
     if (entry.compare(0, digits, cc) == 0 && suffix.find("-virtual") == std::string::npos) built = true;
   }
   const std::string missing = named && !built ? "no sm_" + cc + " SASS in the build (architectures " + f.architectures + "): " : "";
-  if (f.code_path == "driver-jit" && f.variant != "jit")
+  // Records of warpconf before the code paths said "driver-jit" for either JIT path.
+  const bool jit = f.code_path.rfind("jit-", 0) == 0 || f.code_path == "driver-jit";
+  if (jit && f.variant != f.code_path)
     return missing + "the driver JIT-compiled the embedded compute_" + std::to_string(f.ptx_version) + " PTX";
-  if (f.code_path == "sass" && f.binary_version > 0 && std::to_string(f.binary_version) != cc)
+  if (!jit && f.binary_version > 0 && std::to_string(f.binary_version) != cc)
     return missing + "sm_" + std::to_string(f.binary_version) + " SASS ran on compute capability " + f.compute_capability;
   return "";
 }

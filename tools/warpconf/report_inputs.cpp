@@ -6,8 +6,10 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
+#include "core/code_paths.hpp"
 #include "core/numbers.hpp"
 #include "formats/text.hpp"
 
@@ -360,11 +362,15 @@ Report report_from_results(const std::string& path, const std::vector<std::strin
     const fs::path junit = fs::path(round_dir) / "junit.xml";
     annotate_from_junit(r.tests, round, fs::exists(junit) ? read_file(junit.string()) : "");
   }
+  std::set<std::string> paths;  // the code paths whose tests ran: <path>/<suite>, sass's unprefixed
   for (const TestResult& t : r.tests) {
     if (t.name.rfind("sanitize/", 0) == 0) r.run.variant = "sanitize";
-    if (t.name.rfind("jit/", 0) == 0) r.run.variant = "jit";
+    for (const CodePath& p : kCodePaths)
+      if (t.name.rfind(std::string(p.name) + "/", 0) == 0) paths.insert(std::string(p.name));
+    if (t.name.find("OnGpu") != std::string::npos && t.name.find('/') == std::string::npos) paths.insert("sass");
   }
-  RecordSink sink(r, r.run.variant);
+  if (r.run.variant.empty() && !paths.empty()) r.run.variant = paths.size() == 1 ? *paths.begin() : "all";
+  RecordSink sink(r, r.run.variant == "all" ? "" : r.run.variant);
   std::string first_time, last_time;
   const RecordReader::Each each = [&](const nlohmann::json& record) {
     const std::string time = record.value("time", std::string());

@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 
+#include "core/code_paths.hpp"
 #include "core/installation.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
@@ -92,8 +93,56 @@ fs::path ctest_of(const fs::path& build) {
   throw UsageError("no ctest on PATH: install CMake 3.21 or newer, which runs the bundle's tests");
 }
 
-std::string variant_of(const RunOptions& o) {
-  return o.perf ? "perf" : o.jit ? "jit" : o.sanitize ? "sanitize" : "sass";
+std::string variant_of(const RunOptions& o) { return o.perf ? "perf" : o.sanitize ? "sanitize" : o.path; }
+
+// The code paths a run asks for.
+std::vector<const CodePath*> paths_of(const RunOptions& o) {
+  std::vector<const CodePath*> paths;
+  for (const CodePath& p : kCodePaths)
+    if (o.path == "all" || o.path == p.name) paths.push_back(&p);
+  return paths;
+}
+
+// The ctest label of a code path's tests: the sass path's are the gpu label's (the probes and the golden
+// verification run there too).
+std::string label_of(const CodePath& p) { return p.name == "sass" ? "gpu" : std::string(p.name); }
+
+// Builds what is missing of the paths whose binaries a build tree makes apart (target warpconf_path_<name>),
+// all in one build with the cmake that configured the tree; a bundle carries none of them. Drops the
+// paths that cannot run here.
+std::vector<const CodePath*> ready_paths(const RunOptions& o, const fs::path& build, bool bundle, std::ostream& out) {
+  std::vector<const CodePath*> ready;
+  std::string targets, names;
+  for (const CodePath* p : paths_of(o)) {
+    // A bundle's own binaries embed compute_75 PTX: its jit-75 tests run them.
+    if (p->own_build || (bundle && p->name == "jit-75")) {
+      ready.push_back(p);
+    } else if (bundle && o.path != "all") {
+      throw UsageError("a bundle carries the sass, jit-native and jit-75 paths: the " + std::string(p->name) +
+                       " path needs a build tree (cmake --build <dir> --target " + code_path_target(*p) + ")");
+    } else if (bundle) {
+      out << "warpconf run: a bundle has no " << p->name << " binaries; that path is left out\n";
+    } else {
+      ready.push_back(p);
+      targets += " " + code_path_target(*p);
+      names += (names.empty() ? "" : ", ") + std::string(p->name);
+    }
+  }
+  if (targets.empty()) return ready;
+  std::ifstream cache(build / "CMakeCache.txt");
+  std::string cmake;
+  const std::string key = "CMAKE_COMMAND:INTERNAL=";
+  for (std::string line; std::getline(cache, line);)
+    if (line.rfind(key, 0) == 0) cmake = line.substr(key.size());
+  if (cmake.empty()) throw UsageError((build / "CMakeCache.txt").string() + " names no CMAKE_COMMAND");
+  const std::string command = "'" + cmake + "' --build '" + build.string() + "' --target" + targets;
+  out << "warpconf run: building what is missing of the " << names << " path(s): " << command << "\n" << std::flush;
+  const auto start = Clock::now();
+  if (std::system((command + " >/dev/null").c_str()) != 0)
+    throw std::runtime_error("building the " + names + " path(s) failed: run " + command + " to see why");
+  out << "warpconf run: the " << names << " path(s) are built ("
+      << static_cast<long>(std::chrono::duration<double>(Clock::now() - start).count()) << " s)\n";
+  return ready;
 }
 
 // The report folder, made if missing: --out, else <build>/report, or for a bundle, which may be
@@ -130,7 +179,7 @@ void clear_folder(const fs::path& out) {
     if (fs::path(dir) != out) fs::remove_all(dir);
 }
 
-Settings resolve(const RunOptions& o) {
+Settings resolve(const RunOptions& o, std::ostream& out) {
   check_options(o);
   Settings s;
   const TestTree tree = test_tree(o);
@@ -151,7 +200,13 @@ Settings resolve(const RunOptions& o) {
     if (!file.flush()) throw UsageError("cannot write " + (s.test_dir / "CTestTestfile.cmake").string());
   }
   s.variant = variant_of(o);
-  s.label = o.perf ? "^perf$" : o.jit ? "^jit$" : o.sanitize ? "^sanitize$" : "^gpu$";
+  if (o.perf || o.sanitize) {
+    s.label = o.perf ? "^perf$" : "^sanitize$";
+  } else {
+    std::string labels;
+    for (const CodePath* p : ready_paths(o, s.build, tree.bundle, out)) labels += (labels.empty() ? "" : "|") + label_of(*p);
+    s.label = "^(" + labels + ")$";
+  }
   s.spec = fs::exists(s.build / "resources.json");
   if (s.spec) {
     std::ifstream spec(s.build / "resources.json");
@@ -180,10 +235,10 @@ struct OwnedFd {
 
 class Runner {
  public:
-  // A perf run's devices take their variant from the code path, so that a merge puts its figures in
-  // the column of the same GPU's conformance run.
+  // A perf run's devices, and those of a run of all code paths, take their variant from the code path, so
+  // that a merge puts a perf run's figures in the column of the same GPU's conformance run.
   Runner(const RunOptions& o, Settings s, std::ostream& out, std::ostream& err)
-      : options_(o), s_(std::move(s)), out_(out), err_(err), sink_(report_, o.perf ? "" : s_.variant),
+      : options_(o), s_(std::move(s)), out_(out), err_(err), sink_(report_, o.perf || o.path == "all" ? "" : s_.variant),
         reader_((s_.out / "results.jsonl").string()), tty_(::isatty(STDOUT_FILENO) == 1) {}
 
   int run();
@@ -499,10 +554,12 @@ void check_options(const RunOptions& o) {
     throw UsageError("unknown budget '" + o.budget + "': quick, default or soak");
   if (o.soak_minutes_given && o.budget != "soak") throw UsageError("--soak-minutes needs --budget soak");
   if (!(o.soak_minutes > 0)) throw UsageError("--soak-minutes must be above 0");
-  if (o.jit && o.sanitize) throw UsageError("--jit and --sanitize are two variants: run one at a time");
-  // The perf label is a run of its own: its one test takes no budget and has no jit or sanitize variant.
-  if (o.perf && (o.jit || o.sanitize || o.budget != "default"))
-    throw UsageError("--perf runs the perf tests alone: not with --jit, --sanitize or --budget");
+  if (o.path != "all" && find_code_path(o.path) == nullptr)
+    throw UsageError("unknown code path '" + o.path + "': " + code_path_names() + " or all");
+  if (o.sanitize && o.path != "sass") throw UsageError("--sanitize runs the sass path under compute-sanitizer: not with --path");
+  // The perf label is a run of its own: its one test takes no budget and runs the sass path.
+  if (o.perf && (o.path != "sass" || o.sanitize || o.budget != "default"))
+    throw UsageError("--perf runs the perf tests alone: not with --path, --sanitize or --budget");
   if (o.strict && !o.perf) throw UsageError("--strict goes with --perf: it makes a performance change fail");
   if (!(o.time_limit_s >= 0 && o.time_limit_s <= kMostSeconds))
     throw UsageError("--time-limit must be a number of seconds, 0 for none");
@@ -512,7 +569,7 @@ RunOutcome run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) 
   RunOutcome outcome;
   std::optional<Runner> runner;
   try {
-    runner.emplace(o, resolve(o), out, err);
+    runner.emplace(o, resolve(o, out), out, err);
     outcome.status = runner->run();
   } catch (const UsageError& e) {
     err << "warpconf run: " << e.what() << "\n";

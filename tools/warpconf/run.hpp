@@ -20,7 +20,8 @@ struct RunOptions {
   bool soak_minutes_given = false;
   std::string out;        // default <build>/report; from a bundle, warpconf-report in the current directory
   std::string build_dir;  // a build tree or a bundle; default: the one this warpconf lives in
-  bool jit = false, sanitize = false;
+  std::string path = "sass";  // a code path's name (core/code_paths.hpp), or "all"
+  bool sanitize = false;
   bool perf = false;    // the perf label alone: performance figures against golden/sm_XX/perf.txt
   bool strict = false;  // with perf: a performance change fails (WARPCONF_PERF_STRICT=1 for the tests)
   double time_limit_s = 0;  // above 0: the run stops after this many seconds, everything ctest started killed

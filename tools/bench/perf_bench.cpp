@@ -1,5 +1,6 @@
-// Every performance figure of docs/perf.md on this GPU, as a table and as `perf` result records;
-// exits 1 when a kernel's result disagreed with the model (a failure, never a figure).
+// Every performance figure of docs/perf.md on this GPU, as a table and as `perf` result records,
+// each chain's timed loop counted in the SASS where cuobjdump is at hand; exits 1 when a kernel's
+// result disagreed with the model or its loop lacks its instruction (a failure, never a figure).
 // Usage: warpconf_perf [--repetitions N] [--only SUBSTRING]
 #include <cstdio>
 #include <cstdlib>
@@ -8,9 +9,11 @@
 #include <string>
 
 #include "core/batch.hpp"
+#include "core/device.hpp"
 #include "core/environment.hpp"
 #include "core/perf/bench.hpp"
 #include "core/perf/records.hpp"
+#include "core/perf/sass.hpp"
 #include "core/records.hpp"
 
 int main(int argc, char** argv) {
@@ -36,7 +39,13 @@ int main(int argc, char** argv) {
   if (!only.empty())
     options.select = [&only](const std::string& id, wc::golden::PerfMetric) { return id.find(only) != std::string::npos; };
   try {
-    const std::vector<wc::perf::Figure> figures = wc::perf::measure(options);
+    std::vector<wc::perf::Figure> figures = wc::perf::measure(options);
+    std::string why;
+    const wc::gpu::CodeInfo code = wc::gpu::code_info();
+    if (const auto source = wc::perf::sass_source(code.binary_version, code.path, why))
+      wc::perf::count_sass(figures, wc::perf::read_sass(*source, wc::perf::timed_kernels(figures)));
+    else
+      std::cout << "the timed loops' SASS is not counted: " << why << "\n";
     wc::perf::print_table(figures, std::cout);
     bool wrong = false;
     for (const wc::perf::Figure& f : figures) {
@@ -45,6 +54,9 @@ int main(int argc, char** argv) {
     }
     return wrong ? 1 : 0;
   } catch (const wc::gpu::CudaFailure& e) {
+    std::fprintf(stderr, "warpconf_perf: %s\n", e.what());
+    return 1;
+  } catch (const wc::perf::SassError& e) {
     std::fprintf(stderr, "warpconf_perf: %s\n", e.what());
     return 1;
   }

@@ -3,8 +3,7 @@
 # fixtures/core/perf/chains.cuh) was folded: every chain_kernel instantiation must hold at least one
 # SHFL, VOTE, MATCH, REDUX or ELECT per call of its unrolled loop, 31 calls x its chains x the
 # instructions one call takes (two SHFL for a 64-bit shuffle). __fns (a sequence, no instruction of
-# its own) and __syncwarp (WARPSYNC, or nothing where the code is known converged) are listed, not
-# counted; kernels built for an architecture without their instruction (a trap: reduce below 8.0,
+# its own) is listed, not counted (`warpconf perf record` counts its instructions); kernels built for an architecture without their instruction (a trap: reduce below 8.0,
 # elect below 9.0) are listed as such. The empty-asm baselines (Opaque) must hold none.
 # Usage: check_perf_chains.sh CUOBJDUMP BINARY
 set -uo pipefail
@@ -46,7 +45,7 @@ while read -r mangled found warpsyncs traps; do
     *"chain_kernel<"*"Opaque<"*)
       if [ "$found" -ne 0 ]; then echo "baseline with collective instructions: $name ($found)"; folded=$((folded + 1)); fi
       continue ;;
-    *"chain_kernel<"*"FnsChain"* | *"chain_kernel<"*"SyncwarpChain"*)
+    *"chain_kernel<"*"FnsChain"*)
       echo "listed: $name: $found SHFL/VOTE/MATCH/REDUX/ELECT, $warpsyncs WARPSYNC"
       listed=$((listed + 1))
       continue ;;

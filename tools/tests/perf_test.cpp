@@ -1,19 +1,25 @@
 // Performance figures without a GPU: the perf.txt format and its errors at their line, the
-// statistics, the change rule, and `warpconf perf compare|diff|accept` on files and stand-in
-// measurements (docs/perf.md).
+// statistics, the change rule, the SASS counts of the timed loops on handwritten cuobjdump listings,
+// and `warpconf perf compare|diff|accept` on files and stand-in measurements (docs/perf.md).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/perf/records.hpp"
+#include "core/perf/sass.hpp"
 #include "core/perf/stats.hpp"
 #include "formats/perf.hpp"
 #include "warpconf/cli.hpp"
@@ -29,7 +35,7 @@ using perf::Shift;
 using perf::Summary;
 
 const std::string kHeader =
-    "warpconf-perf 1\n"
+    "warpconf-perf 2\n"
     "device: NVIDIA H100 80GB HBM3\n"
     "compute-capability: 9.0\n"
     "driver: 580.159.04\n"
@@ -41,8 +47,9 @@ const std::string kHeader =
 
 const std::string kFile = kHeader +
                           "figures: 3\n"
-                          "shuffle.shfl.u32.ffffffff latency_cycles median=23.1 mad=0.02 n=30\n"
-                          "shuffle.shfl.u32.ffffffff throughput_per_sm_cycle median=0.4996 mad=0.0001 n=30\n"
+                          "shuffle.shfl.u32.ffffffff latency_cycles median=23.1 mad=0.02 n=30 sass=SHFL:1,ALL:1\n"
+                          "shuffle.shfl.u32.ffffffff throughput_per_sm_cycle median=0.4996 mad=0.0001 n=30 "
+                          "sass=SHFL:1,ALL:1.00403\n"
                           "bandwidth.copy.f32.1gi bandwidth_gbs median=3012.3 mad=1.5 n=30\n";
 
 golden::PerfFile read(const std::string& text, const std::string& path = "perf.txt") {
@@ -68,7 +75,21 @@ TEST(PerfFormat, reads_and_writes_the_same_text) {
   EXPECT_DOUBLE_EQ(f.figures[1].median, 0.4996);
   EXPECT_EQ(f.figures[2].repetitions, 30u);
   EXPECT_EQ(f.figures[2].line, 13u);
+  ASSERT_EQ(f.figures[1].sass.size(), 2u);
+  EXPECT_EQ(f.figures[1].sass[0].instruction, "SHFL");
+  EXPECT_DOUBLE_EQ(f.figures[1].sass[1].per_call, 1.00403);
+  EXPECT_TRUE(f.figures[2].sass.empty());
   EXPECT_EQ(golden::write_perf(f), kFile);
+}
+
+TEST(PerfFormat, a_version_1_file_reads_without_counts_and_is_not_written_again) {
+  std::string v1 = kFile;
+  v1.replace(0, v1.find('\n'), "warpconf-perf 1");
+  for (const char* counts : {" sass=SHFL:1,ALL:1.00403", " sass=SHFL:1,ALL:1"}) v1.erase(v1.find(counts), std::strlen(counts));
+  const golden::PerfFile f = read(v1);
+  EXPECT_EQ(f.version, 1);
+  EXPECT_EQ(f.figures.size(), 3u);
+  EXPECT_THROW(golden::write_perf(f), std::invalid_argument) << "a version 2 file holds no chain's figure uncounted";
 }
 
 TEST(PerfFormat, numbers_keep_six_significant_digits_in_fixed_notation) {
@@ -94,10 +115,11 @@ TEST(PerfFormat, numbers_keep_six_significant_digits_in_fixed_notation) {
 
 TEST(PerfFormat, names_the_line_of_every_defect) {
   const std::string figures = "figures: 1\n";
-  const std::string good = "a.b latency_cycles median=1 mad=0 n=1\n";
+  const std::string good = "a.b latency_cycles median=1 mad=0 n=1 sass=SHFL:1,ALL:1\n";
+  const std::string latency = kHeader + figures + "a.b latency_cycles median=1 mad=0 n=1";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", "perf.txt:1: empty file"},
-      {"warpconf-perf 2\n", "perf.txt:1: the first line must be"},
+      {"warpconf-perf 3\n", "perf.txt:1: the first line must be `warpconf-perf 2` (or `warpconf-perf 1`)"},
       {kHeader.substr(0, kHeader.find("driver")), "perf.txt:3: the header ends early"},
       {"warpconf-perf 1\ndevice: x\ncompute-capability: 9\n", "perf.txt:3: compute-capability '9' is not"},
       {"warpconf-perf 1\ndevice: x\ndriver: 1\n", "perf.txt:3: expected the key `compute-capability`"},
@@ -120,6 +142,19 @@ TEST(PerfFormat, names_the_line_of_every_defect) {
       {kHeader + figures + "a.b latency_cycles median=1 mad=0 n=0\n", "perf.txt:11: n: at least one repetition"},
       {kHeader + figures + "a.b latency_cycles median=1 mad=0 n=1x\n", "perf.txt:11: n:"},
       {kHeader + figures + "a.b latency_cycles median=1 mad=0 n=1\t\n", "perf.txt:11: "},
+      // The counts of the timed loop (version 2): a chain's figure without them, or whose loop lacks
+      // the instruction it names, is no figure.
+      {latency + "\n", "perf.txt:11: a latency_cycles figure ends with `sass="},
+      {latency + " sass=SHFL:0,ALL:3\n", "perf.txt:11: sass: the timed loop holds no SHFL, the instruction the figure names"},
+      {latency + " sass=SHFL:1\n", "perf.txt:11: sass: the last count must be ALL"},
+      {latency + " sass=shfl:1,ALL:1\n", "perf.txt:11: sass: 'shfl:1' is not `<INSTRUCTION>:<per call>`"},
+      {latency + " sass=SHFL:1,SHFL:1,ALL:1\n", "perf.txt:11: sass: SHFL twice"},
+      {latency + " sass=SHFL:1.50,ALL:1\n", "perf.txt:11: sass: SHFL: '1.50' has a trailing zero"},
+      {latency + " sass=SHFL:1,ALL:1 x=1\n", "perf.txt:11: a figure line is"},
+      {latency + " SHFL:1,ALL:1\n", "perf.txt:11: a latency_cycles figure ends with `sass="},
+      {kHeader + figures + "a.b bandwidth_gbs median=1 mad=0 n=1 sass=SHFL:1,ALL:1\n",
+       "perf.txt:11: a bandwidth figure has no sass= counts"},
+      {"warpconf-perf 1" + kHeader.substr(kHeader.find('\n')) + figures + good, "perf.txt:11: a version 1 figure has no sass="},
   };
   for (const auto& [text, want] : cases) {
     const std::string got = error_of(text);
@@ -338,6 +373,7 @@ cli::Measure stand_in(const golden::PerfFile& file, std::vector<double> latencie
       f.id = l.id;
       f.metric = l.metric;
       f.summary = {l.metric == PerfMetric::latency_cycles ? latency : l.median, l.mad, l.repetitions};
+      f.sass = l.sass;
       out.push_back(f);
     }
     return out;
@@ -476,6 +512,186 @@ TEST_F(PerfCommand, a_kernel_wrong_when_measured_again_leaves_no_pending_baselin
   EXPECT_EQ(calls, 2);
   EXPECT_NE(out.str().find("WRONG when measured again"), std::string::npos) << out.str();
   EXPECT_FALSE(fs::exists(dir_ / "golden/pending/sm_90/perf.txt")) << out.str();
+}
+
+
+TEST_F(PerfCommand, compare_without_the_sass_counts_writes_no_pending_baseline) {
+  const golden::PerfFile baseline = read(kFile);
+  int calls = 0;
+  const cli::Measure uncounted = [&](const perf::Options& o) {
+    std::vector<perf::Figure> figures = stand_in(baseline, {23.1}, calls)(o);
+    for (perf::Figure& f : figures) f.sass.clear();
+    return figures;
+  };
+  std::ostringstream out;
+  EXPECT_EQ(cli::compare_with_baseline(baseline, "b", baseline.header, {}, uncounted, out), 0) << "the comparison holds";
+  EXPECT_NE(out.str().find("no pending perf.txt written: 2 figures were measured without their timed loop's SASS counts"),
+            std::string::npos)
+      << out.str();
+  EXPECT_FALSE(fs::exists(dir_ / "golden/pending/sm_90/perf.txt"));
+}
+
+// A cuobjdump -sass listing, as the toolkit prints it, of kernels given as their instructions.
+struct ListedKernel {
+  std::string name;
+  std::vector<std::string> code;  // "BRA @loop" branches back to the instruction after "@loop:"
+};
+
+std::string listing(const std::string& architecture, const std::vector<ListedKernel>& kernels) {
+  std::string text = "\nFatbin elf code:\n================\narch = " + architecture +
+                     "\ncode version = [1,8]\nhost = linux\ncompile_size = 64bit\n\n\tcode for " + architecture + "\n";
+  for (const ListedKernel& k : kernels) {
+    text += "\t\tFunction : " + k.name + "\n\t.headerflags\t@\"EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)\"\n";
+    unsigned address = 0, loop = 0;
+    char line[160];
+    for (const std::string& instruction : k.code) {
+      if (instruction == "@loop:") {
+        loop = address;
+        continue;
+      }
+      std::string shown = instruction;
+      if (const size_t at = shown.find("@loop"); at != std::string::npos) {
+        char target[16];
+        std::snprintf(target, sizeof target, "0x%x", loop);
+        shown.replace(at, 5, target);
+      }
+      std::snprintf(line, sizeof line, "        /*%04x*/                   %-40s /* 0x000fe200078e00ff */\n", address, (shown + " ;").c_str());
+      text += line;
+      text += "                                                                          /* 0x000fc80000000f00 */\n";
+      address += 0x10;
+    }
+  }
+  return text;
+}
+
+// A timed kernel: `body` repeated `calls` times in a loop between two clock reads, as chain_kernel compiles.
+ListedKernel timed(const std::string& name, int calls, const std::vector<std::string>& body) {
+  ListedKernel k{name, {"LDC R1, c[0x0][0x28]", "CS2R R4, SR_CLOCKLO", "@loop:"}};
+  for (int i = 0; i < calls; ++i) k.code.insert(k.code.end(), body.begin(), body.end());
+  for (const char* tail : {"IADD3 R0, R0, 0x1, RZ", "ISETP.NE.AND P0, PT, R0, R5, PT", "@P0 BRA @loop", "CS2R R6, SR_CLOCKLO",
+                           "STG.E.64 desc[UR4][R8.64], R6", "EXIT", "BRA 0x1000"})
+    k.code.emplace_back(tail);
+  return k;
+}
+
+perf::Figure chain_figure(const std::string& id, const std::string& kernel, const std::string& names) {
+  perf::Figure f;
+  f.id = id;
+  f.intrinsic = "__shfl_xor_sync";
+  f.metric = PerfMetric::latency_cycles;
+  f.summary = {24.6, 0, 30};
+  f.timed = perf::TimedLoop{kernel, "baseline", 31, names};
+  return f;
+}
+
+perf::SassListing listed(const std::string& text, const std::set<std::string>& wanted) {
+  std::istringstream in(text);
+  return perf::parse_sass_listing(in, "sm_90", wanted);
+}
+
+// One per kind of kernel a chain's figure can meet; the baseline's loop holds only the loop's own instructions.
+const std::string kListing =
+    listing("sm_75", {timed("kept", 31, {"NOP"})}) +  // another architecture's copy: never read
+    listing("sm_90", {timed("baseline", 0, {}),
+                      timed("kept", 31, {"SHFL.BFLY PT, R3, R2, 0x1, 0x1f"}),
+                      timed("wide", 31, {"SHFL.BFLY PT, R3, R2, 0x1, 0x1f", "SHFL.BFLY PT, R7, R6, 0x1, 0x1f"}),
+                      timed("vote", 31, {"ISETP.NE.AND P0, PT, R2, RZ, PT", "VOTE.ANY R2, PT, P0"}),
+                      timed("folded", 31, {"LOP3.LUT R2, R2, 0x1, RZ, 0x3c, !PT"}),
+                      timed("retried", 31,
+                            {"SHFL.BFLY PT, R3, R2, 0x1, 0x1f", "WARPSYNC.COLLECTIVE R9, 0x2000", "SHFL.BFLY PT, R3, R2, 0x1, 0x1f",
+                             "ENDCOLLECTIVE"}),
+                      {"untimed", {"CS2R R4, SR_CLOCKLO", "SHFL.BFLY PT, R3, R2, 0x1, 0x1f", "CS2R R6, SR_CLOCKLO", "EXIT"}}});
+
+TEST(PerfSass, a_kept_chain_gets_its_instructions_per_call_the_named_one_first_and_all_last) {
+  const std::set<std::string> wanted = {"baseline", "kept", "wide", "vote", "retried"};
+  const perf::SassListing l = listed(kListing, wanted);
+  ASSERT_EQ(l.size(), 5u);
+  EXPECT_EQ(l.at("kept").front().text, "LDC R1, c[0x0][0x28]") << "the sm_90 copy, not the sm_75 one";
+  const auto counts = [&](const std::string& kernel, const std::string& names) {
+    std::string text;
+    for (const golden::PerfSass& c : perf::loop_counts(l, {kernel, "baseline", 31, names}))
+      text += c.instruction + "=" + golden::perf_number(c.per_call) + " ";
+    return text;
+  };
+  EXPECT_EQ(counts("kept", "SHFL"), "SHFL=1 ALL=1 ");
+  EXPECT_EQ(counts("wide", "SHFL"), "SHFL=2 ALL=2 ");
+  EXPECT_EQ(counts("vote", "VOTE"), "VOTE=1 ALL=2 ");
+  EXPECT_EQ(counts("vote", "ALL"), "VOTE=1 ALL=2 ") << "__fns names no instruction: ALL alone is required";
+  EXPECT_EQ(counts("retried", "SHFL"), "SHFL=1 ALL=1 ") << "a warp-collective retry region is not the path timed";
+  EXPECT_EQ(perf::instruction_kind("@!P1 VOTEU.ALL UP0, UPT, P0"), "VOTE");
+  EXPECT_EQ(perf::instruction_kind("CREDUX.MAX.F32 R1, R2"), "REDUX");
+  EXPECT_EQ(perf::instruction_kind("BRA.DIV UR4, 0x300"), "");
+}
+
+TEST(PerfSass, a_figure_whose_loop_lacks_its_instruction_is_refused_not_recorded) {
+  const std::set<std::string> wanted = {"baseline", "kept", "wide", "folded", "untimed"};
+  std::vector<perf::Figure> figures = {chain_figure("shuffle.shfl_xor.u32.ffffffff", "kept", "SHFL"),
+                                       chain_figure("shuffle.shfl_xor.u64.ffffffff", "wide", "SHFL"),
+                                       chain_figure("shuffle.shfl_xor.u32.0000ffff", "folded", "SHFL"),
+                                       chain_figure("vote.all.ffffffff", "kept", "VOTE"),
+                                       chain_figure("shuffle.shfl.u32.ffffffff", "untimed", "SHFL"),
+                                       chain_figure("shuffle.shfl.u64.ffffffff", "missing", "SHFL")};
+  perf::Figure bandwidth;
+  bandwidth.id = "bandwidth.copy.f32.1gi";
+  bandwidth.metric = PerfMetric::bandwidth_gbs;
+  figures.push_back(bandwidth);
+  perf::count_sass(figures, listed(kListing, wanted));
+  EXPECT_EQ(figures[0].status, perf::Status::measured) << figures[0].problem;
+  EXPECT_EQ(figures[1].status, perf::Status::measured);
+  EXPECT_EQ(perf::latency_per_instruction(figures[1]), 12.3) << "two SHFL a call: half the call's latency each";
+  EXPECT_EQ(perf::latency_per_instruction(figures[0]), std::nullopt) << "one instruction a call";
+  const std::vector<std::pair<size_t, std::string>> refused = {
+      {2, "refused: its timed loop holds 0 SHFL for 31 calls, fewer than one a call: the figure would time the loop, not "
+          "__shfl_xor_sync"},
+      {3, "refused: its timed loop holds 0 VOTE for 31 calls"},
+      {4, "refused: its timed loop cannot be counted: untimed has no loop between two clock reads"},
+      {5, "refused: its timed loop cannot be counted: the SASS listing has no kernel missing"}};
+  for (const auto& [i, why] : refused) {
+    EXPECT_EQ(figures[i].status, perf::Status::wrong) << figures[i].id;
+    EXPECT_EQ(figures[i].problem.rfind(why, 0), 0u) << figures[i].problem;
+    EXPECT_TRUE(figures[i].sass.empty());
+  }
+  EXPECT_EQ(figures[6].status, perf::Status::measured) << "a bandwidth figure times no chain";
+  EXPECT_TRUE(figures[6].sass.empty());
+  // What a record keeps of them: the counts, and no figure for the refused one.
+  const nlohmann::json kept = perf::perf_record(figures[1], "record", perf::measured_verdict(figures[1]));
+  EXPECT_EQ(kept["sass"], nlohmann::json::parse(R"([{"instruction":"SHFL","per_call":2.0},{"instruction":"ALL","per_call":2.0}])"));
+  EXPECT_EQ(kept["latency_per_instruction"], 12.3);
+  const nlohmann::json folded = perf::perf_record(figures[2], "record", perf::measured_verdict(figures[2]));
+  EXPECT_EQ(folded["verdict"], "conformance-failure");
+  EXPECT_TRUE(folded["median"].is_null());
+  EXPECT_TRUE(folded["sass"].is_null());
+}
+
+TEST(PerfSass, two_loops_between_the_clock_reads_cannot_be_told_apart) {
+  ListedKernel k = timed("unrolled", 31, {"SHFL.BFLY PT, R3, R2, 0x1, 0x1f"});
+  // A second loop after the first, before the closing clock read: an unrolled loop and its remainder.
+  const auto stop = std::find(k.code.begin(), k.code.end(), "CS2R R6, SR_CLOCKLO");
+  k.code.insert(stop, {"@loop:", "SHFL.BFLY PT, R3, R2, 0x1, 0x1f", "@P1 BRA @loop"});
+  const perf::SassListing l = listed(listing("sm_90", {k, timed("baseline", 0, {})}), {"unrolled", "baseline"});
+  try {
+    perf::loop_counts(l, {"unrolled", "baseline", 31, "SHFL"});
+    ADD_FAILURE() << "counted";
+  } catch (const perf::SassError& e) {
+    EXPECT_NE(std::string(e.what()).find("unrolled has 2 loops between the clock reads at 0x10 and "), std::string::npos) << e.what();
+  }
+}
+
+TEST(PerfSass, recording_needs_the_sass_of_the_code_that_runs) {
+  std::string why;
+  EXPECT_EQ(perf::sass_source(75, "driver-jit", why), std::nullopt);
+  EXPECT_EQ(why, "the driver compiled the code that runs (code path driver-jit): its SASS is in no file for cuobjdump to read");
+  EXPECT_EQ(perf::sass_source(0, "sass", why), std::nullopt);
+  const char* path = std::getenv("PATH");
+  const std::string saved = path ? path : "";
+  setenv("PATH", "/nonexistent", 1);
+  const std::optional<perf::SassSource> source = perf::sass_source(90, "sass", why);
+  setenv("PATH", saved.c_str(), 1);
+  if (source) {
+    EXPECT_EQ(source->architecture, "sm_90");  // the build's toolkit or /usr/local/cuda/bin has one
+  } else {
+    EXPECT_EQ(why.rfind("no cuobjdump (the CUDA toolkit's;", 0), 0u) << why;
+  }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "core/environment.hpp"
 #include "core/numbers.hpp"
 #include "core/perf/records.hpp"
+#include "core/perf/sass.hpp"
 #include "core/records.hpp"
 #include "warpconf/golden.hpp"
 
@@ -91,19 +92,31 @@ bool any_wrong(const std::vector<perf::Figure>& figures) {
   return std::any_of(figures.begin(), figures.end(), [](const perf::Figure& f) { return f.status == perf::Status::wrong; });
 }
 
+// A chain's figure measured without its timed loop's SASS counts (no cuobjdump): no baseline holds it.
+bool uncounted(const perf::Figure& f) {
+  return f.status == perf::Status::measured && golden::times_a_chain(f.metric) && f.sass.empty();
+}
+
 // The measured figures as `dir`/perf.txt, a baseline for `warpconf perf accept`; nothing where a
-// kernel was WRONG: a baseline never holds the figure of a kernel whose result disagreed with the model.
+// kernel was WRONG (a baseline never holds the figure of a kernel whose result disagreed with the
+// model, or whose loop lacks its instruction), nor where a chain's SASS was not counted.
 void write_pending(const PerfHeader& header, const std::vector<perf::Figure>& figures, bool wrong,
                    const std::string& dir, const std::string& command, std::ostream& out) {
   if (wrong) {
     out << "warpconf perf " << command << ": no pending perf.txt written: a baseline never holds the figure of a "
-           "kernel whose result disagreed with the model (WRONG above)\n";
+           "kernel whose result disagreed with the model or whose timed loop was refused (WRONG above)\n";
+    return;
+  }
+  if (const auto n = std::count_if(figures.begin(), figures.end(), uncounted); n > 0) {
+    out << "warpconf perf " << command << ": no pending perf.txt written: " << n
+        << " figures were measured without their timed loop's SASS counts, and a baseline holds none unverified\n";
     return;
   }
   PerfFile file;
   file.header = header;
   for (const perf::Figure& f : figures)
-    if (f.status == perf::Status::measured) file.figures.push_back({f.id, f.metric, f.summary.median, f.summary.mad, f.summary.n, 0});
+    if (f.status == perf::Status::measured)
+      file.figures.push_back({f.id, f.metric, f.summary.median, f.summary.mad, f.summary.n, f.sass, 0});
   if (file.figures.empty()) {
     out << "warpconf perf " << command << ": no pending perf.txt written: no figure was measured\n";
     return;
@@ -116,12 +129,36 @@ void write_pending(const PerfHeader& header, const std::vector<perf::Figure>& fi
       << golden_dir(architecture_of(header.compute_capability), header.code_path) << "/perf.txt\n";
 }
 
+// Where the SASS of the running code is read, or why it cannot be (with a GPU only: without one
+// there is no code that runs).
+std::optional<perf::SassSource> sass_source(std::string& why) {
+  if (!gpu::device().present) {
+    why = "no GPU";
+    return std::nullopt;
+  }
+  const gpu::CodeInfo code = gpu::code_info();
+  return perf::sass_source(code.binary_version, code.path, why);
+}
+
+// `measure`, then every chain's timed loop counted in the SASS from `source` (perf::count_sass).
+Measure counting(const Measure& measure, const std::optional<perf::SassSource>& source) {
+  return [measure, source](const perf::Options& options) {
+    std::vector<perf::Figure> figures = measure(options);
+    if (source) perf::count_sass(figures, perf::read_sass(*source, perf::timed_kernels(figures)));
+    return figures;
+  };
+}
+
 int record(const PerfOptions& o, std::ostream& out, const Measure& measure) {
+  std::string why;
+  const std::optional<perf::SassSource> source = sass_source(why);
+  // Never a figure unverified: without the SASS of its loop a figure may time an empty loop.
+  if (!source && gpu::device().present) throw UsageError("record counts each figure's timed loop in the SASS: " + why);
   const PerfHeader header = header_now();
   out << "measuring on " << header_text(header) << ", " << o.repetitions << " repetitions a figure\n";
   perf::Options options;
   options.repetitions = o.repetitions;
-  const std::vector<perf::Figure> figures = measure(options);
+  const std::vector<perf::Figure> figures = counting(measure, source)(options);
   perf::print_table(figures, out);
   for (const perf::Figure& f : figures) check::append_record(perf::perf_record(f, "record", perf::measured_verdict(f)));
   const bool wrong = any_wrong(figures);
@@ -234,7 +271,10 @@ int compare(const PerfOptions& o, std::ostream& out, const Measure& measure) {
   const std::string path =
       o.files.empty() ? golden_dir(architecture_of(now.compute_capability), now.code_path) + "/perf.txt" : o.files.front();
   if (!named && fs::exists(path)) named = read_figures(path);
-  return compare_with_baseline(named, path, now, o, measure, out);
+  std::string why;
+  const std::optional<perf::SassSource> source = sass_source(why);
+  if (!source) out << "warpconf perf compare: the timed loops' SASS is not counted: " << why << "\n";
+  return compare_with_baseline(named, path, now, o, counting(measure, source), out);
 }
 
 nlohmann::json summary_json(const std::optional<perf::Summary>& s) {

@@ -51,9 +51,10 @@ void table(const Report& r, const PerfTables& t, const PerfFamily& family, std::
       }
       const PerfFigure& f = *it->second;
       const std::string value = f.median ? perf_value_text(f) : f.verdict;
-      const std::string baseline = perf_baseline_text(f);
-      td_verdict(os, f.verdict, std::string(style(f.verdict).glyph) + " " + value + (baseline.empty() ? "" : "; " + baseline),
-                 figure_title(r, f));
+      std::string text = std::string(style(f.verdict).glyph) + " " + value;
+      for (const std::string& part : {perf_sass_text(f), perf_baseline_text(f)})
+        if (!part.empty()) text += "; " + part;
+      td_verdict(os, f.verdict, text, figure_title(r, f));
     }
     os << "</tr>\n";
   }

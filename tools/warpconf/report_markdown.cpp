@@ -169,7 +169,7 @@ void performance_section(const Report& r, std::ostream& os) {
         }
         const PerfFigure& f = *it->second;
         std::string text;
-        for (const std::string& part : {perf_value_text(f), perf_baseline_text(f), "**" + f.verdict + "**", f.reason})
+        for (const std::string& part : {perf_value_text(f), perf_sass_text(f), perf_baseline_text(f), "**" + f.verdict + "**", f.reason})
           if (!part.empty()) text += (text.empty() ? "" : "; ") + part;
         os << " " << md(text) << " |";
       }

@@ -56,6 +56,19 @@ std::optional<PerfBaseline> baseline_of(const JsonObject& object) {
   return PerfBaseline{*median, *mad, field_text(object.at("baseline"), "file")};
 }
 
+// The SASS counts as records and reports hold them: [{instruction, per_call}, ...] or null.
+std::vector<golden::PerfSass> sass_of(const JsonObject& object) {
+  object.expect("sass", Shape::list, true);
+  std::vector<golden::PerfSass> counts;
+  if (!object.has("sass") || object.at("sass").is_null()) return counts;
+  for (const JsonObject& c : object.objects("sass")) {
+    const std::optional<double> per_call = number(c, "per_call");
+    if (!per_call) throw UsageError(c.path_of("per_call") + ": missing");
+    counts.push_back({c.text("instruction"), *per_call});
+  }
+  return counts;
+}
+
 // A perf record, or a report's perf figure, as a figure of `device`.
 PerfFigure perf_figure(const JsonObject& r, const std::string& device) {
   PerfFigure f;
@@ -77,6 +90,8 @@ PerfFigure perf_figure(const JsonObject& r, const std::string& device) {
   f.sm_clock_mhz = r.has("sm_clock_mhz") ? r.at("sm_clock_mhz") : nlohmann::json();
   f.one_pass_gbs = number(r, "one_pass_gbs");
   f.reason = r.optional_text("reason");
+  f.sass = sass_of(r);
+  f.latency_per_instruction = number(r, "latency_per_instruction");
   return f;
 }
 
@@ -87,6 +102,8 @@ PerfFigure perf_figure_of(const nlohmann::json& r, const std::string& device) {
 }
 
 nlohmann::json perf_json(const PerfFigure& f) {
+  nlohmann::json sass_json = f.sass.empty() ? nlohmann::json(nullptr) : nlohmann::json::array();
+  for (const golden::PerfSass& c : f.sass) sass_json.push_back({{"instruction", c.instruction}, {"per_call", c.per_call}});
   return {{"device", f.device},
           {"id", f.id},
           {"family", f.family},
@@ -105,7 +122,9 @@ nlohmann::json perf_json(const PerfFigure& f) {
           {"worsening", or_null(f.worsening)},
           {"sm_clock_mhz", f.sm_clock_mhz},
           {"one_pass_gbs", or_null(f.one_pass_gbs)},
-          {"reason", f.reason}};
+          {"reason", f.reason},
+          {"sass", sass_json},
+          {"latency_per_instruction", or_null(f.latency_per_instruction)}};
 }
 
 PerfFigure perf_figure_from(const JsonObject& j) {
@@ -167,6 +186,15 @@ std::string perf_baseline_text(const PerfFigure& f) {
   if (!f.baseline) return "";
   return "baseline " + golden::perf_number(f.baseline->median) + " \u00b1 " + golden::perf_number(f.baseline->mad) +
          (f.worsening ? ", " + perf::worsening_text(*f.worsening) : "");
+}
+
+std::string perf_sass_text(const PerfFigure& f) {
+  std::string text;
+  for (const golden::PerfSass& c : f.sass) text += (text.empty() ? "" : " ") + c.instruction + "=" + golden::perf_number(c.per_call);
+  if (text.empty()) return "";
+  text += " a call";
+  if (f.latency_per_instruction) text += ", " + golden::perf_number(*f.latency_per_instruction) + " cycles an instruction";
+  return text;
 }
 
 std::string_view perf_metric_title(std::string_view metric) {

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/perf.hpp"
 #include "warpconf/json_fields.hpp"
 
 namespace wc::cli {
@@ -42,6 +43,10 @@ struct PerfFigure {
   nlohmann::json sm_clock_mhz;           // throughput: {measured, nvml}; null otherwise
   std::optional<double> one_pass_gbs;    // softmax bandwidth
   std::string reason;                    // a wrong or not-supported figure: why
+  // A latency or throughput figure's timed loop: instructions per call, the named one first, ALL last
+  // (docs/perf.md); empty where not counted. The latency over ALL where a call takes several.
+  std::vector<golden::PerfSass> sass;
+  std::optional<double> latency_per_instruction;
 };
 
 // A perf record as a figure of `device`; throws UsageError for a verdict or metric a perf record
@@ -83,6 +88,8 @@ std::string perf_counts_text(const std::vector<PerfFigure>&);
 std::string perf_value_text(const PerfFigure&);
 // "baseline 23.1 ± 0.02, 12.6 % worse"; "" where nothing was compared.
 std::string perf_baseline_text(const PerfFigure&);
+// "SHFL=2 ALL=2 a call, 12.3 cycles an instruction"; "" where not counted.
+std::string perf_sass_text(const PerfFigure&);
 // What a metric counts: "latency (cycles per call)", ...
 std::string_view perf_metric_title(std::string_view metric);
 

@@ -379,7 +379,7 @@ int verify(const GoldenOptions& o, std::ostream& out) {
   return tally.failed ? 1 : 0;
 }
 
-// Every recorded architecture folder of the golden root: sm_90, sm_90-driver-jit, ...
+// Every recorded architecture folder of the golden root: sm_90, sm_90-sass-debug, ...
 std::vector<std::string> recorded_dirs() {
   std::vector<std::string> dirs;
   std::error_code ec;

@@ -23,7 +23,7 @@ struct GoldenOptions {
 // "sm_90" for "9.0".
 std::string architecture_of(const std::string& compute_capability);
 
-// The golden folder of an architecture and code path: golden/sm_90, golden/sm_90-driver-jit.
+// The golden folder of an architecture and code path: golden/sm_90, golden/sm_90-sass-debug.
 std::string golden_dir(const std::string& architecture, const std::string& code_path);
 
 // Where recordings wait for `accept`: golden/pending.

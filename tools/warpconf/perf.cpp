@@ -41,7 +41,7 @@ PerfHeader header_now() {
   return p;
 }
 
-// "sm_90", or "sm_90-driver-jit": the folder name of a baseline's architecture and code path.
+// "sm_90", or "sm_90-jit-75": the folder name of a baseline's architecture and code path.
 std::string folder_of(const PerfHeader& h) {
   return architecture_of(h.compute_capability) + (h.code_path == "sass" ? "" : "-" + h.code_path);
 }

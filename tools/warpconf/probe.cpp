@@ -30,7 +30,7 @@ constexpr size_t kMostBatch = 100000;
 // What the fingerprint child tells the parent: the device and code path, without the parent touching CUDA.
 struct Fingerprint {
   golden::ContractsHeader header;
-  std::string architecture;  // sm_90, sm_90-driver-jit
+  std::string architecture;  // sm_90, sm_90-sass-debug
   int code_capability = 0;
 };
 

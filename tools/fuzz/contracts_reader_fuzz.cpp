@@ -19,13 +19,13 @@ using namespace wc::golden;
 
 bool same_header(const ContractsHeader& a, const ContractsHeader& b) {
   return a.device == b.device && a.compute_capability == b.compute_capability && a.driver == b.driver &&
-         a.runtime == b.runtime && a.nvcc == b.nvcc && a.code_path == b.code_path && a.suite_version == b.suite_version &&
-         a.recorded == b.recorded && a.probes == b.probes;
+         a.runtime == b.runtime && a.nvcc == b.nvcc && a.suite_version == b.suite_version && a.recorded == b.recorded &&
+         a.paths == b.paths && a.probes == b.probes;
 }
 
 bool same_probe(const ContractLine& a, const ContractLine& b) {
-  return a.id == b.id && a.scenario == b.scenario && a.mask == b.mask && a.lim == b.lim && a.outcome == b.outcome &&
-         a.detail == b.detail;
+  return a.path == b.path && a.id == b.id && a.scenario == b.scenario && a.mask == b.mask && a.lim == b.lim &&
+         a.outcome == b.outcome && a.detail == b.detail;
 }
 
 bool same_file(const ContractsFile& a, const ContractsFile& b) {

@@ -64,7 +64,7 @@ TEST(Report, sums_every_check_of_a_cell) {
   EXPECT_EQ(r.contracts.size(), 3u);
   ASSERT_EQ(r.behaviour_changes.size(), 2u) << "the golden verify record and the changed probe";
   EXPECT_EQ(r.behaviour_changes[0].lanes, 5u);
-  EXPECT_EQ(r.behaviour_changes[1].what, "shfl.divergent-outside.1f");
+  EXPECT_EQ(r.behaviour_changes[1].what, "sass shfl.divergent-outside.1f");
   EXPECT_EQ(r.behaviour_changes[1].was, "ran | 0*32");
   EXPECT_TRUE(r.aborted.is_null());
   EXPECT_EQ(r.run.status, "finished");
@@ -720,7 +720,47 @@ TEST(Writers, escape_what_they_show_and_fetch_nothing) {
     EXPECT_EQ(html.str().find(external), std::string::npos) << external;
   EXPECT_NE(md.str().find("`shuffle <script>alert('x')</script><a\"b\\|c'd>`"), std::string::npos) << md.str();
   EXPECT_NE(md.str().find("repro: `warpconf explain reduce_butterfly"), std::string::npos);
-  EXPECT_NE(md.str().find("- **trapped** (1): `shfl.divergent-outside.1f` cudaErrorIllegalInstruction 715"),
+  EXPECT_NE(md.str().find("| `shfl.divergent-outside.1f` | **trapped** cudaErrorIllegalInstruction 715 |"),
+            std::string::npos) << md.str();
+}
+
+// The contract section: a row per probe, a column per code path in the table's order, whatever the
+// order of the records; report.md lists the rows that did not run everywhere.
+TEST(Writers, show_the_contract_probes_as_a_probe_by_path_matrix) {
+  cli::Report r;
+  cli::Fingerprint sass;
+  sass.name = "NVIDIA H100 80GB HBM3";
+  sass.uuid = "GPU-5e3a9c1d-0000";
+  sass.code_path = "sass";
+  sass.id = "GPU-5e3a9c1d-0000 580.159.04 nvcc 13.0.88 sass sass";
+  cli::Fingerprint debug = sass;
+  debug.code_path = "sass-debug";
+  debug.id = "GPU-5e3a9c1d-0000 580.159.04 nvcc 13.0.88 sass-debug sass";
+  r.devices = {{sass.id, sass}, {debug.id, debug}};
+  const auto contract = [](const cli::Fingerprint& f, const std::string& id, const std::string& outcome, const std::string& detail) {
+    return cli::Contract{f.id, id, "shuffle", "__shfl_sync", "", "ffff", outcome, detail, "not-recorded", "", f.code_path};
+  };
+  r.contracts = {contract(debug, "shfl.synccheck-branch.ffff", "trapped", "cudaErrorIllegalInstruction 715"),
+                 contract(sass, "shfl.synccheck-branch.ffff", "ran", "64*17 -*15"),
+                 contract(sass, "shfl.control.ffffffff", "ran", "65*32"),
+                 contract(debug, "shfl.control.ffffffff", "ran", "65*32")};
+  const std::vector<cli::ContractMatrix> matrices = cli::contract_matrices(r);
+  ASSERT_EQ(matrices.size(), 1u);
+  const cli::ContractMatrix& m = matrices.front();
+  EXPECT_EQ(m.gpu, "NVIDIA H100 80GB HBM3 (GPU-5e3a9c1d)");
+  EXPECT_EQ(m.paths, (std::vector<std::string>{"sass", "sass-debug"}));
+  EXPECT_EQ(m.probes, (std::vector<std::string>{"shfl.synccheck-branch.ffff", "shfl.control.ffffffff"}));
+  EXPECT_FALSE(m.ran_everywhere("shfl.synccheck-branch.ffff"));
+  EXPECT_TRUE(m.ran_everywhere("shfl.control.ffffffff"));
+  std::ostringstream html, md;
+  cli::write_html(r, html);
+  cli::write_markdown(r, md);
+  EXPECT_NE(md.str().find("NVIDIA H100 80GB HBM3 (GPU-5e3a9c1d): 2 probes, 1 ran on every path.\n\n| probe | sass | sass-debug |\n"
+                          "|---|---|---|\n| `shfl.synccheck-branch.ffff` | ran | **trapped** cudaErrorIllegalInstruction 715 |\n"),
+            std::string::npos) << md.str();
+  EXPECT_EQ(md.str().find("| `shfl.control.ffffffff`"), std::string::npos);
+  EXPECT_NE(html.str().find("<tr><th>probe</th><th>sass</th><th>sass-debug</th></tr>"), std::string::npos);
+  EXPECT_NE(html.str().find("<td class=\"outcome-trapped\" title=\"cudaErrorIllegalInstruction 715\">trapped</td>"),
             std::string::npos);
 }
 

@@ -93,7 +93,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   CLI::App* probe_cmd = app.add_subcommand(
       "probe", "Run the contract-violation probes (a calling lane outside the mask, a mask naming exited lanes or "
                "lanes in another intrinsic), each batch in a child process, and record what each did: ran (values), "
-               "trapped (CUDA error), hung, crashed (docs/golden-format.md, contracts.txt).");
+               "trapped (CUDA error), hung, crashed, per code path (docs/contracts.md, contracts.txt).");
   ProbeOptions probe;
   probe_cmd->add_option("--timeout", probe.timeout_s, "seconds per child before it is killed as hung (default 20)");
   probe_cmd->add_option("--batch", probe.batch, "probes per child (default 32)");
@@ -104,6 +104,10 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   std::string probed_text;
   for (std::string_view family : probed) probed_text += (probed_text.empty() ? "" : ", ") + std::string(family);
   probe_cmd->add_option("--family", probe.families, "only this family (repeatable): " + probed_text);
+  probe_cmd->add_option("--path", probe.paths,
+                        "the code path to probe (repeatable), or all: " + code_path_names() +
+                            " (default: this process's, WARPCONF_CODE_PATH, else sass); a path other than this "
+                            "process's runs with its own warpconf (docs/contracts.md)");
   std::string verify_file;
   CLI::Option* verify_opt = probe_cmd->add_option("--verify", verify_file,
       "compare with a recording (default golden/sm_XX/contracts.txt): a changed outcome or value is a behaviour change")

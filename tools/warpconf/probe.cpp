@@ -1,8 +1,13 @@
 #include "warpconf/probe.hpp"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -11,11 +16,14 @@
 
 #include "core/device.hpp"
 #include "core/environment.hpp"
+#include "core/installation.hpp"
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
 #include "families/registry.hpp"
 #include "formats/golden.hpp"
+
+extern char** environ;  // POSIX: a path's warpconf gets this process's environment and its path's settings
 
 namespace wc::cli {
 namespace {
@@ -27,10 +35,17 @@ constexpr int kSkipped = 77;
 constexpr double kMostTimeout = 86400;
 constexpr size_t kMostBatch = 100000;
 
-// What the fingerprint child tells the parent: the device and code path, without the parent touching CUDA.
+// A path whose binaries are not built, or a path's warpconf that failed: exit status 1, one line.
+class PathFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What the fingerprint child tells the parent: the device, without the parent touching CUDA.
 struct Fingerprint {
   golden::ContractsHeader header;
-  std::string architecture;  // sm_90, sm_90-sass-debug
+  std::string architecture;  // sm_90: contracts.txt holds every code path of a compute capability
+  std::string code_path;     // what the device code says its path is (gpu::code_info)
   int code_capability = 0;
 };
 
@@ -43,7 +58,9 @@ void fingerprint_child(const std::vector<size_t>&, isolation::Journal& j) {
   j.begin(0);
   const gpu::DeviceStatus& d = gpu::device();
   if (!d.present) return j.not_supported(0, (d.error ? "error: " : "") + d.reason);
-  const gpu::CodeInfo code = gpu::code_info();
+  const gpu::CodeInfo& code = gpu::code_info();
+  if (!code.error.empty()) return j.not_supported(0, "error: code path " + code.path + ": " + code.error);
+  if (!code.not_supported.empty()) return j.not_supported(0, "code path " + code.path + ": " + code.not_supported);
   j.ran(0, field_text(d.info.name) + ";" + std::to_string(d.info.cc_major) + "." + std::to_string(d.info.cc_minor) + ";" +
                field_text(gpu::driver_release(d.info)) + ";" + gpu::version_text(d.info.runtime_version) + ";" +
                code.nvcc + ";" + code.path + ";" + std::to_string(gpu::code_compute_capability()));
@@ -73,10 +90,11 @@ std::optional<Fingerprint> fingerprint(const ProbeOptions& o, std::ostream& out,
   for (std::string part; std::getline(in, part, ';');) f.push_back(part);
   if (f.size() != 7) throw std::runtime_error("the device child's fingerprint is malformed: " + r.text);
   Fingerprint fp;
-  fp.header = {f[0], f[1], f[2], f[3], f[4], f[5], WARPCONF_VERSION, check::utc_now(), 0};
+  fp.header = {f[0], f[1], f[2], f[3], f[4], WARPCONF_VERSION, check::utc_now(), {}, 0};
   std::string digits = f[1];
   digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
-  fp.architecture = "sm_" + digits + (f[5] == "sass" ? "" : "-" + f[5]);
+  fp.architecture = "sm_" + digits;
+  fp.code_path = f[5];
   const auto [end, bad] = std::from_chars(f[6].data(), f[6].data() + f[6].size(), fp.code_capability);
   if (bad != std::errc() || end != f[6].data() + f[6].size())
     throw std::runtime_error("the device child's fingerprint is malformed: " + r.text);
@@ -90,17 +108,138 @@ golden::ContractsFile read_probes(const std::string& path) {
   return file;
 }
 
+bool records_path(const golden::ContractsFile& f, std::string_view path) {
+  return std::find(f.header.paths.begin(), f.header.paths.end(), path) != f.header.paths.end();
+}
+
 std::string hex_text(uint32_t mask) {
   std::ostringstream os;
   os << std::hex << mask;
   return os.str();
 }
 
+// The code paths the --path values name, in the table's order, each once; none named: this process's own.
+std::vector<const CodePath*> requested_paths(const std::vector<std::string>& names) {
+  if (names.empty()) return {find_code_path(gpu::process_code_path())};
+  std::vector<const CodePath*> paths;
+  for (const CodePath& p : kCodePaths) {
+    const bool named = std::any_of(names.begin(), names.end(), [&p](const std::string& n) { return n == p.name || n == "all"; });
+    if (named) paths.push_back(&p);
+  }
+  for (const std::string& n : names)
+    if (n != "all" && !find_code_path(n)) throw UsageError("--path " + n + ": not a code path (" + code_path_names() + ", or all)");
+  return paths;
+}
+
+// The warpconf that runs `p`'s kernels, for a process running `here`'s: itself where both are the
+// build's own binaries (sass, jit-native: the jit environment makes the difference); else the one in
+// the build tree above this binary (the nearest folder with CMakeCache.txt), tools/warpconf or
+// paths/<name>/warpconf. Throws PathFailure naming the target that builds a path's binaries.
+fs::path path_binary(const CodePath& p, const CodePath& here) {
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  if (p.own_build && here.own_build && !error) return self;
+  const std::string build_hint = "cmake --build <build> --target " + code_path_target(p) + " builds them";
+  for (fs::path dir = self.parent_path(); !error && !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
+    if (!fs::exists(dir / "CMakeCache.txt")) continue;
+    const fs::path binary = p.own_build ? dir / "tools" / "warpconf" : dir / code_path_folder(p) / "warpconf";
+    if (fs::exists(binary)) return binary;
+    throw PathFailure("--path " + std::string(p.name) + ": " + binary.string() + " is not built: cmake --build " +
+                      dir.string() + " --target " + code_path_target(p));
+  }
+  throw PathFailure("--path " + std::string(p.name) + ": this warpconf is not inside a build tree, where " +
+                    std::string(p.name) + "'s binaries live (" + build_hint + ")");
+}
+
+// This process's environment with `p`'s settings: WARPCONF_CODE_PATH, and the JIT's two variables
+// for a jit path (removed for the others).
+std::vector<std::string> path_environment(const CodePath& p) {
+  std::vector<std::string> env;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string_view setting = *entry;
+    const std::string_view name = setting.substr(0, setting.find('='));
+    if (name != "WARPCONF_CODE_PATH" && name != "CUDA_FORCE_PTX_JIT" && name != "CUDA_CACHE_DISABLE") env.emplace_back(setting);
+  }
+  env.push_back("WARPCONF_CODE_PATH=" + std::string(p.name));
+  if (p.forces_jit) {
+    env.emplace_back("CUDA_FORCE_PTX_JIT=1");
+    env.emplace_back("CUDA_CACHE_DISABLE=1");
+  }
+  return env;
+}
+
+// Runs `argv` under `env`, its stdout and stderr copied to `out` as they come; its exit status, or
+// 128 + the signal that ended it. It ends on its own: each of its probe children has a time limit.
+int run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env, std::ostream& out) {
+  std::vector<char*> args, envp;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  args.push_back(nullptr);
+  envp.push_back(nullptr);
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  out.flush();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::dup2(fds[1], STDOUT_FILENO);
+    ::dup2(fds[1], STDERR_FILENO);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    ::execve(args[0], args.data(), envp.data());
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    out.write(buffer, n);
+    out.flush();
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::string number_text(double value) {
+  std::ostringstream os;
+  os << value;
+  return os.str();
+}
+
+// Runs every probe on `p` with its own warpconf, which writes `part` and appends its own records;
+// its lines. `verify`: the recording, where it holds `p`.
+std::vector<golden::ContractLine> probe_elsewhere(const ProbeOptions& o, const CodePath& p, const fs::path& binary,
+                                                  const std::string& part, const std::string& verify, std::ostream& out) {
+  std::vector<std::string> argv = {binary.string(), "probe", "--path", std::string(p.name), "--timeout",
+                                   number_text(o.timeout_s), "--batch", std::to_string(o.batch), "--out", part};
+  for (const std::string& f : o.families) argv.insert(argv.end(), {"--family", f});
+  if (!verify.empty()) argv.insert(argv.end(), {"--verify", verify});
+  out << "warpconf probe --path " << p.name << ": running " << binary.string() << "\n";
+  const int status = run_program(argv, path_environment(p), out);
+  if (status != 0)
+    throw PathFailure("--path " + std::string(p.name) + ": " + binary.string() + " ended with status " + std::to_string(status));
+  golden::ContractsFile file;
+  try {
+    file = golden::read_contracts_file(part);
+  } catch (const golden::FormatError& e) {
+    throw PathFailure("--path " + std::string(p.name) + ": " + binary.string() + " wrote " + e.what());
+  }
+  fs::remove(part);
+  if (file.header.paths != std::vector<std::string>{std::string(p.name)})
+    throw PathFailure("--path " + std::string(p.name) + ": " + binary.string() + " recorded paths " +
+                      golden::paths_text(file.header.paths));
+  return file.probes;
+}
+
 void append_records(const std::vector<gpu::ProbeCase>& cases, const std::vector<golden::ContractLine>& lines,
                     const std::optional<golden::ContractsFile>& recorded, const std::string& recorded_path) {
-  std::map<std::string, const golden::ContractLine*> before;
+  std::map<std::pair<std::string, std::string>, const golden::ContractLine*> before;
   if (recorded)
-    for (const golden::ContractLine& l : recorded->probes) before[l.id] = &l;
+    for (const golden::ContractLine& l : recorded->probes) before[{l.path, l.id}] = &l;
   for (size_t i = 0; i < cases.size(); ++i) {
     const golden::ContractLine& now = lines[i];
     check::CheckInfo info;
@@ -108,8 +247,8 @@ void append_records(const std::vector<gpu::ProbeCase>& cases, const std::vector<
     info.intrinsic = std::string(cases[i].op->intrinsic);
     info.scenes = now.scenario;
     info.arguments = gpu::describe(cases[i]);
-    info.block = "32x1x1";
-    const auto was = before.find(now.id);
+    info.block = std::to_string(gpu::probe_threads(cases[i].scenario)) + "x1x1";
+    const auto was = before.find({now.path, now.id});
     std::string golden = "not-recorded";
     check::Verdict verdict = check::Verdict::not_recorded;
     if (now.outcome == "not-supported") {
@@ -120,6 +259,7 @@ void append_records(const std::vector<gpu::ProbeCase>& cases, const std::vector<
       verdict = same ? check::Verdict::pass : check::Verdict::behaviour_change;
     }
     info.extra = {{"contract", {{"id", now.id},
+                                {"path", now.path},
                                 {"probe_family", std::string(cases[i].op->family)},
                                 {"scenario", now.scenario},
                                 {"mask", now.mask},
@@ -134,6 +274,53 @@ void append_records(const std::vector<gpu::ProbeCase>& cases, const std::vector<
     else
       check::append_record(check::check_record(info, verdict));
   }
+}
+
+// Runs every probe on this process's own code path in isolated children; its lines, in the order of `cases`.
+std::vector<golden::ContractLine> probe_here(const ProbeOptions& o, const CodePath& here, const std::vector<gpu::ProbeCase>& cases,
+                                             int capability, std::ostream& out) {
+  const isolation::ChildBody body = [&cases, capability](const std::vector<size_t>& ids, isolation::Journal& j) {
+    for (size_t id : ids) {
+      j.begin(id);
+      const gpu::ProbeCase& c = cases[id];
+      const int needed = c.op->needs_compute_capability;
+      if (needed > capability) {
+        j.not_supported(id, "needs compute capability " + std::to_string(needed / 10) + "." + std::to_string(needed % 10));
+        continue;
+      }
+      const gpu::ProbeRun run = families::run_probe(c);
+      if (run.cuda_error != 0) return j.cuda_error(id, run.cuda_error, run.error_name);  // the context is gone
+      std::vector<std::optional<uint64_t>> words(32);
+      for (int lane = 0; lane < 32; ++lane)
+        if (run.wrote[lane]) words[lane] = run.bits[lane];
+      j.ran(id, golden::encode_outputs(words));
+    }
+  };
+  isolation::Limits limits;
+  limits.timeout_s = o.timeout_s;
+  limits.batch_size = o.batch;
+  std::vector<size_t> ids(cases.size());
+  for (size_t i = 0; i < ids.size(); ++i) ids[i] = i;
+  size_t children = 0;
+  const auto started = std::chrono::steady_clock::now();
+  const std::vector<isolation::CaseResult> results =
+      isolation::run_isolated(ids, body, limits, [&](const std::vector<size_t>&, const isolation::ChildRun&) { ++children; });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::vector<golden::ContractLine> lines;
+  std::map<std::string, int> outcomes;
+  for (const isolation::CaseResult& r : results) {
+    lines.push_back(contract_line(cases[r.id], r, o.timeout_s));
+    lines.back().path = std::string(here.name);
+    const golden::ContractLine& l = lines.back();
+    ++outcomes[l.outcome];
+    out << l.path << " " << l.id << ": " << l.outcome << " (" << l.detail << ")" << (r.note.empty() ? "" : "; " + r.note) << "\n";
+    if (!r.output.empty() && r.outcome != isolation::Outcome::ran) out << "  child output: " << r.output.substr(0, 200) << "\n";
+  }
+  out << "warpconf probe --path " << here.name << ": " << cases.size() << " probes in " << children << " children, " << seconds
+      << " s:";
+  for (const auto& [outcome, n] : outcomes) out << " " << outcome << " " << n << ";";
+  out << "\n";
+  return lines;
 }
 
 }  // namespace
@@ -187,14 +374,16 @@ golden::ContractLine contract_line(const gpu::ProbeCase& c, const isolation::Cas
 }
 
 std::vector<std::string> contract_changes(const golden::ContractsFile& recorded, const std::vector<golden::ContractLine>& now) {
-  std::map<std::string, const golden::ContractLine*> before;
-  for (const golden::ContractLine& l : recorded.probes) before[l.id] = &l;
+  std::map<std::pair<std::string, std::string>, const golden::ContractLine*> before;
+  for (const golden::ContractLine& l : recorded.probes) before[{l.path, l.id}] = &l;
   std::vector<std::string> changes;
   for (const golden::ContractLine& l : now) {
-    const auto was = before.find(l.id);
-    if (was == before.end()) changes.push_back(l.id + ": not recorded, now " + golden::behaviour(l));
+    if (!records_path(recorded, l.path)) continue;
+    const std::string probe = l.path + " " + l.id;
+    const auto was = before.find({l.path, l.id});
+    if (was == before.end()) changes.push_back(probe + ": not recorded, now " + golden::behaviour(l));
     else if (golden::behaviour(*was->second) != golden::behaviour(l))
-      changes.push_back(l.id + ": was " + golden::behaviour(*was->second) + ", now " + golden::behaviour(l));
+      changes.push_back(probe + ": was " + golden::behaviour(*was->second) + ", now " + golden::behaviour(l));
   }
   return changes;
 }
@@ -215,6 +404,11 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
     for (const gpu::ProbeCase& c : families::probe_cases())
       if (o.families.empty() || std::count(o.families.begin(), o.families.end(), std::string(c.op->family)) > 0)
         cases.push_back(c);
+    const std::vector<const CodePath*> paths = requested_paths(o.paths);
+    const CodePath& here = *find_code_path(gpu::process_code_path());
+    std::map<const CodePath*, fs::path> binaries;  // the paths another warpconf runs
+    for (const CodePath* p : paths)
+      if (p != &here) binaries[p] = path_binary(*p, here);
     std::optional<golden::ContractsFile> recorded;
     if (o.verify && !o.verify->empty()) recorded = read_probes(*o.verify);  // bad input before any run
 
@@ -230,59 +424,39 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
       }
       recorded = read_probes(verify_path);
     }
-    if (recorded && (recorded->header.compute_capability != fp->header.compute_capability ||
-                     recorded->header.code_path != fp->header.code_path)) {
+    if (find_code_path(fp->code_path) && fp->code_path != here.name)
+      throw PathFailure("this warpconf's kernels are the " + fp->code_path + " path's, and WARPCONF_CODE_PATH says " +
+                        std::string(here.name));
+    std::string path_names;
+    for (const CodePath* p : paths) path_names += (path_names.empty() ? "" : ", ") + std::string(p->name);
+    if (recorded && recorded->header.compute_capability != fp->header.compute_capability) {
       out << "warpconf probe --verify: not recorded: " << verify_path << " is compute capability "
-          << recorded->header.compute_capability << " (" << recorded->header.code_path << "), this GPU "
-          << fp->header.compute_capability << " (" << fp->header.code_path << "); nothing compared\n";
+          << recorded->header.compute_capability << ", this GPU " << fp->header.compute_capability << "; nothing compared\n";
+      return kSkipped;
+    }
+    if (recorded && std::none_of(paths.begin(), paths.end(), [&](const CodePath* p) { return records_path(*recorded, p->name); })) {
+      out << "warpconf probe --verify: not recorded: " << verify_path << " records the paths "
+          << golden::paths_text(recorded->header.paths) << ", not " << path_names << "; nothing compared\n";
       return kSkipped;
     }
     out << "probing " << fp->header.device << " (" << fp->architecture << ", driver " << fp->header.driver << "): "
-        << cases.size() << " probes, " << o.batch << " per child, " << o.timeout_s << " s per child\n";
+        << cases.size() << " probes on " << path_names << ", " << o.batch << " per child, " << o.timeout_s << " s per child\n";
 
-    const int capability = fp->code_capability;
-    const isolation::ChildBody body = [&cases, capability](const std::vector<size_t>& ids, isolation::Journal& j) {
-      for (size_t id : ids) {
-        j.begin(id);
-        const gpu::ProbeCase& c = cases[id];
-        const int needed = c.op->needs_compute_capability;
-        if (needed > capability) {
-          j.not_supported(id, "needs compute capability " + std::to_string(needed / 10) + "." + std::to_string(needed % 10));
-          continue;
-        }
-        const gpu::ProbeRun run = families::run_probe(c);
-        if (run.cuda_error != 0) return j.cuda_error(id, run.cuda_error, run.error_name);  // the context is gone
-        std::vector<std::optional<uint64_t>> words(32);
-        for (int lane = 0; lane < 32; ++lane)
-          if (run.wrote[lane]) words[lane] = run.bits[lane];
-        j.ran(id, golden::encode_outputs(words));
-      }
-    };
-    isolation::Limits limits;
-    limits.timeout_s = o.timeout_s;
-    limits.batch_size = o.batch;
-    std::vector<size_t> ids(cases.size());
-    for (size_t i = 0; i < ids.size(); ++i) ids[i] = i;
-    size_t children = 0;
-    const auto started = std::chrono::steady_clock::now();
-    const std::vector<isolation::CaseResult> results =
-        isolation::run_isolated(ids, body, limits, [&](const std::vector<size_t>&, const isolation::ChildRun&) { ++children; });
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-
-    std::vector<golden::ContractLine> lines;
-    std::map<std::string, int> outcomes;
-    for (const isolation::CaseResult& r : results) {
-      lines.push_back(contract_line(cases[r.id], r, o.timeout_s));
-      const golden::ContractLine& l = lines.back();
-      ++outcomes[l.outcome];
-      out << l.id << ": " << l.outcome << " (" << l.detail << ")" << (r.note.empty() ? "" : "; " + r.note) << "\n";
-      if (!r.output.empty() && r.outcome != isolation::Outcome::ran) out << "  child output: " << r.output.substr(0, 200) << "\n";
-    }
-    golden::ContractsFile file;
-    file.header = fp->header;
-    file.probes = lines;
     const std::string path = o.out.empty() ? check::golden_root() + "/pending/" + fp->architecture + "/contracts.txt" : o.out;
     if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
+    golden::ContractsFile file;
+    file.header = fp->header;
+    std::vector<golden::ContractLine> here_lines;
+    for (const CodePath* p : paths) {
+      file.header.paths.emplace_back(p->name);
+      const bool compared = recorded && records_path(*recorded, p->name);
+      std::vector<golden::ContractLine> lines =
+          p == &here ? probe_here(o, here, cases, fp->code_capability, out)
+                     : probe_elsewhere(o, *p, binaries.at(p), path + "." + std::string(p->name) + ".part",
+                                       compared ? verify_path : "", out);
+      if (p == &here) here_lines = lines;
+      file.probes.insert(file.probes.end(), lines.begin(), lines.end());
+    }
     {
       std::ofstream os(path + ".partial", std::ios::binary | std::ios::trunc);
       os << golden::write_contracts(file);
@@ -290,22 +464,29 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
     }
     fs::rename(path + ".partial", path);
     // Only now, with every child done, may this process touch CUDA (the records' device fingerprint).
-    append_records(cases, lines, recorded, verify_path);
-    out << "warpconf probe: " << cases.size() << " probes in " << children << " children, " << seconds << " s:";
-    for (const auto& [outcome, n] : outcomes) out << " " << outcome << " " << n << ";";
-    out << " written to " << path << "\n";
+    // The other paths' warpconfs appended their own records.
+    if (!here_lines.empty()) append_records(cases, here_lines, recorded, verify_path);
+    out << "warpconf probe: " << file.probes.size() << " probe runs on " << path_names << "; written to " << path << "\n";
     if (!recorded) return 0;
-    if (std::none_of(lines.begin(), lines.end(), [&recorded](const golden::ContractLine& l) {
-          return std::any_of(recorded->probes.begin(), recorded->probes.end(),
-                             [&l](const golden::ContractLine& r) { return r.id == l.id; });
-        })) {
+    const std::vector<std::string> changes = contract_changes(*recorded, file.probes);
+    const bool compared_any = std::any_of(file.probes.begin(), file.probes.end(), [&recorded](const golden::ContractLine& l) {
+      return std::any_of(recorded->probes.begin(), recorded->probes.end(),
+                         [&l](const golden::ContractLine& r) { return r.path == l.path && r.id == l.id; });
+    });
+    if (!compared_any) {
       out << "warpconf probe --verify " << verify_path << ": nothing compared: it records none of the probes run\n";
       return 1;
     }
-    const std::vector<std::string> changes = contract_changes(*recorded, lines);
-    for (const std::string& c : changes) out << "behaviour change: " << c << "\n";
-    out << "warpconf probe --verify " << verify_path << ": " << changes.size() << " behaviour changes"
-        << (changes.empty() || !o.strict ? "" : " (--strict: a failure)") << "\n";
+    for (const std::string& c : changes)  // the other paths' warpconfs printed theirs
+      if (c.rfind(std::string(here.name) + " ", 0) == 0) out << "behaviour change: " << c << "\n";
+    out << "warpconf probe --verify " << verify_path << ":";
+    for (const CodePath* p : paths) {
+      const size_t n = std::count_if(changes.begin(), changes.end(),
+                                     [p](const std::string& c) { return c.rfind(std::string(p->name) + " ", 0) == 0; });
+      out << " " << p->name << " " << (records_path(*recorded, p->name) ? std::to_string(n) + " behaviour changes" : "not recorded")
+          << ";";
+    }
+    out << (changes.empty() || !o.strict ? "" : " (--strict: a failure)") << "\n";
     return o.strict && !changes.empty() ? 1 : 0;
   } catch (const UsageError& e) {
     print_error(err, "warpconf probe", e.what());
@@ -313,6 +494,9 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
   } catch (const golden::FormatError& e) {
     print_error(err, "warpconf probe", e.what());
     return 2;
+  } catch (const PathFailure& e) {
+    print_error(err, "warpconf probe", e.what());
+    return 1;
   } catch (const std::logic_error& e) {  // the runner refused to fork from a CUDA process
     print_error(err, "warpconf probe", e.what());
     return 1;

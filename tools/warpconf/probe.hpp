@@ -1,6 +1,7 @@
 // `warpconf probe`: the contract-violation probes (fixtures/core/probe.hpp), each run in a child
-// process forked before this process touches CUDA (fixtures/isolation), recorded per architecture
-// in golden/<arch>/contracts.txt and compared with it (docs/golden-format.md).
+// process forked before this process touches CUDA (fixtures/isolation), on one code path or several,
+// recorded per architecture in golden/<arch>/contracts.txt and compared with it (docs/golden-format.md,
+// docs/contracts.md).
 #pragma once
 
 #include <optional>
@@ -19,6 +20,7 @@ struct ProbeOptions {
   size_t batch = 32;                  // probes per child
   std::string out;                    // the contracts file to write (default golden/pending/<arch>/contracts.txt)
   std::vector<std::string> families;  // only these families (default: all)
+  std::vector<std::string> paths;     // the code paths, or "all" (default: this process's, environment::code_path())
   std::optional<std::string> verify;  // compare with this contracts file ("": golden/<arch>/contracts.txt)
   bool strict = false;                // a behaviour change fails
 };
@@ -29,14 +31,17 @@ golden::ContractLine contract_line(const gpu::ProbeCase&, const isolation::CaseR
 // CUDA's sticky hardware exceptions (700, 714 to 719): a probe that ends with one `trapped`.
 bool is_trap(int cuda_error);
 
-// Probes whose behaviour differs between a recording and now, one line each:
-// "<id>: was <behaviour>, now <behaviour>", or "<id>: not recorded, now <behaviour>".
+// Probes whose behaviour differs between a recording and now, one line each, on the paths the
+// recording holds: "<path> <id>: was <behaviour>, now <behaviour>", or "<path> <id>: not recorded, now <behaviour>".
 std::vector<std::string> contract_changes(const golden::ContractsFile& recorded, const std::vector<golden::ContractLine>& now);
 
-// Exit status (README.md, "Exit statuses"): 0; 1 when the runner or the device failed, with
+// Runs the probes on each code path of --path: this process's own in isolated children, each other
+// path with that path's warpconf (core/code_paths.hpp), which writes its part and its records.
+// Exit status (README.md, "Exit statuses"): 0; 1 when the runner or the device failed, a path's
+// binaries are not built (the line names the target that builds them) or its warpconf failed, with
 // --strict a behaviour change, or when --verify compared nothing (the recording holds none of the
 // probes run); 2 on bad input, a recording with no probe included; 77 without a GPU, or with
-// --verify and no recording for this architecture.
+// --verify and no recording for this architecture or for any of the paths.
 int run_probe_command(const ProbeOptions&, std::ostream& out, std::ostream& err);
 
 }  // namespace wc::cli

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/code_paths.hpp"
 #include "core/numbers.hpp"
 #include "formats/text.hpp"
 
@@ -120,7 +121,8 @@ BehaviourChange behaviour_change_from(const JsonObject& j) {
 
 Contract contract_from(const JsonObject& j) {
   return {j.text("device"),   j.text("id"),      j.text("probe_family"), j.text("intrinsic"), j.text("scenario"),
-          j.text("mask"),     j.text("outcome"), j.text("detail"),       j.text("golden"),    j.text("was")};
+          j.text("mask"),     j.text("outcome"), j.text("detail"),       j.text("golden"),    j.text("was"),
+          j.optional_text("path")};
 }
 
 TestResult test_from(const JsonObject& j) {
@@ -353,11 +355,15 @@ void RecordSink::add(const nlohmann::json& r) {
   }
   if (r.contains("contract") && r["contract"].is_object()) {
     const nlohmann::json& c = r["contract"];
+    const auto fingerprint = report_.devices.find(device);
+    const std::string path = c.contains("path") ? field_text(c, "path")
+                             : fingerprint != report_.devices.end() ? fingerprint->second.code_path
+                                                                    : "";
     report_.contracts.push_back({device, field_text(c, "id"), field_text(c, "probe_family"), field_text(r, "intrinsic"),
                                  field_text(c, "scenario"), field_text(c, "mask"), field_text(c, "outcome"), field_text(c, "detail"),
-                                 field_text(c, "golden"), field_text(c, "was")});
+                                 field_text(c, "golden"), field_text(c, "was"), path});
     if (field_text(c, "golden") == "changed")
-      report_.behaviour_changes.push_back({device, "contract probe", "contract", field_text(c, "id"),
+      report_.behaviour_changes.push_back({device, "contract probe", "contract", path + " " + field_text(c, "id"),
                                            field_text(c, "outcome") + " | " + field_text(c, "detail"), field_text(c, "was"),
                                            field_text(c, "golden_file"), 0});
   }
@@ -494,21 +500,35 @@ std::vector<const Cell*> counterexample_cells(const Report& r) {
   return cells;
 }
 
-std::vector<std::pair<std::string, std::vector<const Contract*>>> contract_groups(const Report& r,
-                                                                                  const std::string& device_id) {
-  std::vector<std::pair<std::string, std::vector<const Contract*>>> groups;
-  for (const char* outcome : {"trapped", "cuda-error", "hung", "crashed", "flooded", "exited-early", "missing", "ran",
-                              "not-supported"})
-    groups.emplace_back(outcome, std::vector<const Contract*>());
-  for (const Contract& c : r.contracts) {
-    if (!device_id.empty() && c.device != device_id) continue;
-    auto it = std::find_if(groups.begin(), groups.end(), [&c](const auto& g) { return g.first == c.outcome; });
-    if (it == groups.end()) it = groups.emplace(groups.end(), c.outcome, std::vector<const Contract*>());
-    it->second.push_back(&c);
+bool ContractMatrix::ran_everywhere(const std::string& probe) const {
+  for (const std::string& p : paths) {
+    const auto cell = cells.find({probe, p});
+    if (cell != cells.end() && cell->second->outcome != "ran") return false;
   }
-  groups.erase(std::remove_if(groups.begin(), groups.end(), [](const auto& g) { return g.second.empty(); }),
-               groups.end());
-  return groups;
+  return true;
+}
+
+std::vector<ContractMatrix> contract_matrices(const Report& r) {
+  std::vector<ContractMatrix> matrices;
+  for (const Contract& c : r.contracts) {
+    const auto device = r.devices.find(c.device);
+    const std::string gpu = device == r.devices.end() ? c.device
+                                                      : device->second.name + " (" + device->second.uuid.substr(0, 12) + ")";
+    auto m = std::find_if(matrices.begin(), matrices.end(), [&gpu](const ContractMatrix& x) { return x.gpu == gpu; });
+    if (m == matrices.end()) m = matrices.insert(matrices.end(), ContractMatrix{gpu, {}, {}, {}});
+    if (std::find(m->paths.begin(), m->paths.end(), c.path) == m->paths.end()) m->paths.push_back(c.path);
+    if (std::find(m->probes.begin(), m->probes.end(), c.id) == m->probes.end()) m->probes.push_back(c.id);
+    m->cells.emplace(std::make_pair(c.id, c.path), &c);
+  }
+  // Columns in the table's order; a path it does not know (a report of another warpconf) last.
+  const auto rank = [](const std::string& path) {
+    for (size_t i = 0; i < std::size(kCodePaths); ++i)
+      if (kCodePaths[i].name == path) return i;
+    return std::size(kCodePaths);
+  };
+  for (ContractMatrix& m : matrices)
+    std::stable_sort(m.paths.begin(), m.paths.end(), [&rank](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+  return matrices;
 }
 
 nlohmann::json to_json(const Report& r) {

@@ -84,6 +84,7 @@ struct BehaviourChange {
 // What one contract probe did (docs/golden-format.md): ran, trapped, hung, crashed, ...
 struct Contract {
   std::string device, id, probe_family, intrinsic, scenario, mask, outcome, detail, golden, was;
+  std::string path;  // the code path it ran on (records before paths: the device's code path)
 };
 
 // One ctest test as ctest reported it.
@@ -132,7 +133,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Fingerprint, id, name, uuid, ordinal, compute
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Deviation, device, id, lanes, checks, documented, observed, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BehaviourChange, device, source, family, what, lanes, detail, was, file)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Contract, device, id, probe_family, intrinsic, scenario, mask, outcome, detail,
-                                   golden, was)
+                                   golden, was, path)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TestResult, name, status, ctest, seconds, round, skip, reason, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Round, round, seed, summary)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunInfo, warpconf, command, argv, budget, variant, status, start, end, seconds,
@@ -206,10 +207,17 @@ std::string device_label(const Report&, const std::string& device_id);
 std::string code_note(const Fingerprint&);
 // the cells with a counterexample, worst verdict first, those of planted bugs that were caught left out;
 std::vector<const Cell*> counterexample_cells(const Report&);
-// the contract probes (of one device, or of all where `device_id` is "") by outcome: trapped,
-// cuda-error, hung, crashed, ..., ran, not-supported.
-std::vector<std::pair<std::string, std::vector<const Contract*>>> contract_groups(const Report&,
-                                                                                  const std::string& device_id);
+// The contract probes of one GPU as a matrix: a row per probe, a column per code path, a cell per
+// probe run (none where a path did not run the probe).
+struct ContractMatrix {
+  std::string gpu;                 // the GPU's label without its path: "NVIDIA H100 80GB HBM3 (GPU-5e3a9c1d)"
+  std::vector<std::string> paths;  // the paths recorded, in core/code_paths.hpp's order
+  std::vector<std::string> probes; // in the order first recorded
+  std::map<std::pair<std::string, std::string>, const Contract*> cells;  // (probe, path)
+  // Whether the probe ran on every path it was run on (a row without a trap, hang, error or skip).
+  bool ran_everywhere(const std::string& probe) const;
+};
+std::vector<ContractMatrix> contract_matrices(const Report&);
 
 nlohmann::json to_json(const Report&);
 // Reads a report.json; throws UsageError naming `name` for another schema or a malformed report.

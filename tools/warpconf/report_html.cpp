@@ -17,7 +17,7 @@ using html::style;
 using html::Style;
 using html::td_verdict;
 
-constexpr size_t kCounterexamples = 100, kContracts = 300, kTests = 600;
+constexpr size_t kCounterexamples = 100, kContracts = 1000, kTests = 600;
 
 // A colour and a glyph per verdict, so that a reader who cannot tell the colours apart still can.
 constexpr Style kStyles[] = {
@@ -62,6 +62,9 @@ table.grid td.call{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-si
 td.empty{background:#fff;color:#ccc}
 td.gap,th.gap{border:none;background:#fff;width:10px;padding:0}
 .v-not-recorded{border:1px dashed #888}
+.outcome-trapped,.outcome-crashed{background:#ffcdd2}
+.outcome-hung,.outcome-flooded,.outcome-cuda-error,.outcome-exited-early,.outcome-missing{background:#ffe0b2}
+.outcome-not-supported{color:#777}
 code,.mono{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
 .small{font-size:12px;color:#555}
 .left{font-size:12px;color:#555;font-style:italic}
@@ -383,19 +386,29 @@ void contracts(const Report& r, std::ostream& os) {
     os << "<p>No probe ran (<code>warpconf probe</code> records them).</p>\n";
     return;
   }
-  os << "<p class=\"small\">What each call the Programming Guide leaves undefined did: recorded behaviour, not a verdict.</p>\n";
-  for (const auto& [outcome, probes] : contract_groups(r, "")) {
-    os << "<h3>" << esc(outcome) << " (" << probes.size() << ")</h3>\n<table><tr><th>probe</th><th>device</th>"
-          "<th>call</th><th>scenario</th><th>mask</th><th>detail</th><th>recording</th></tr>\n";
-    for (size_t i = 0; i < probes.size() && i < kContracts; ++i) {
-      const Contract& c = *probes[i];
-      os << "<tr><td class=\"mono\">" << esc(c.id) << "</td><td>" << esc(device_label(r, c.device))
-         << "</td><td class=\"mono\">" << esc(c.intrinsic) << "</td><td>" << esc(c.scenario) << "</td><td class=\"mono\">"
-         << esc(c.mask) << "</td><td class=\"mono\">" << esc(c.detail) << "</td><td>" << esc(c.golden)
-         << (c.was.empty() ? "" : ", was " + esc(c.was)) << "</td></tr>\n";
+  os << "<p class=\"small\">What each call the Programming Guide leaves undefined did on each code path: recorded "
+        "behaviour, not a verdict (docs/contracts.md). A cell's title holds the values or the error.</p>\n";
+  for (const ContractMatrix& m : contract_matrices(r)) {
+    os << "<h3>" << esc(m.gpu) << "</h3>\n<table><tr><th>probe</th>";
+    for (const std::string& path : m.paths) os << "<th>" << esc(path) << "</th>";
+    os << "</tr>\n";
+    for (size_t i = 0; i < m.probes.size() && i < kContracts; ++i) {
+      os << "<tr><td class=\"mono\">" << esc(m.probes[i]) << "</td>";
+      for (const std::string& path : m.paths) {
+        const auto cell = m.cells.find({m.probes[i], path});
+        if (cell == m.cells.end()) {
+          os << "<td class=\"empty\"></td>";
+          continue;
+        }
+        const Contract& c = *cell->second;
+        os << "<td class=\"outcome-" << esc(c.outcome) << "\" title=\"" << esc(c.detail)
+           << (c.was.empty() ? "" : "; was " + esc(c.was)) << "\">" << esc(c.outcome)
+           << (c.golden == "changed" ? " (changed)" : "") << "</td>";
+      }
+      os << "</tr>\n";
     }
     os << "</table>\n";
-    left_out(os, kContracts, probes.size(), "probes");
+    left_out(os, kContracts, m.probes.size(), "probes");
   }
 }
 

@@ -6,7 +6,7 @@
 namespace wc::cli {
 namespace {
 
-constexpr size_t kCounterexamples = 20, kListed = 40;
+constexpr size_t kCounterexamples = 20, kListed = 40, kContractRows = 400;
 
 // Text for a table cell or a line: no newline, no column bar.
 std::string md(const std::string& s) {
@@ -124,26 +124,35 @@ void behaviour_section(const Report& r, std::ostream& os) {
        << " | " << md(b.detail) << " | " << md(b.was) << " | " << md(b.file) << " |\n";
 }
 
+// A matrix cell: the outcome, and what it was where the probe did not run to the end.
+std::string contract_cell(const ContractMatrix& m, const std::string& probe, const std::string& path) {
+  const auto cell = m.cells.find({probe, path});
+  if (cell == m.cells.end()) return "";
+  const Contract& c = *cell->second;
+  return c.outcome == "ran" ? "ran" : "**" + md(c.outcome) + "** " + md(c.detail);
+}
+
 void contracts_section(const Report& r, std::ostream& os) {
   if (r.contracts.empty()) return;
-  os << "\n## Contract probes\n\nWhat each call the Programming Guide leaves undefined did (recorded behaviour, not a "
-        "verdict).\n\n";
-  bool first = true;
-  for (const auto& [id, f] : r.devices) {
-    const auto groups = contract_groups(r, id);
-    if (groups.empty()) continue;
-    if (r.devices.size() > 1) os << (first ? "" : "\n") << md(device_label(r, id)) << ":\n\n";
-    first = false;
-    for (const auto& [outcome, probes] : groups) {
-      os << "- **" << outcome << "** (" << probes.size() << "):";
-      for (size_t i = 0; i < probes.size() && i < kListed; ++i) {
-        const Contract& c = *probes[i];
-        os << (i > 0 ? ";" : "") << " " << code(c.id);
-        if (outcome != "ran") os << " " << md(c.detail);
-      }
-      if (probes.size() > kListed) os << "; and " << probes.size() - kListed << " more";
+  os << "\n## Contract probes\n\nWhat each call the Programming Guide leaves undefined did on each code path (recorded "
+        "behaviour, not a verdict; docs/contracts.md). A row per probe that did not run on every path; report.html "
+        "and report.json hold every probe.\n";
+  for (const ContractMatrix& m : contract_matrices(r)) {
+    std::vector<std::string> listed, ran;
+    for (const std::string& probe : m.probes) (m.ran_everywhere(probe) ? ran : listed).push_back(probe);
+    os << "\n" << md(m.gpu) << ": " << m.probes.size() << " probes, " << ran.size() << " ran on every path.\n";
+    if (listed.empty()) continue;
+    os << "\n| probe |";
+    for (const std::string& path : m.paths) os << " " << md(path) << " |";
+    os << "\n|---|";
+    for (size_t i = 0; i < m.paths.size(); ++i) os << "---|";
+    os << "\n";
+    for (size_t i = 0; i < listed.size() && i < kContractRows; ++i) {
+      os << "| " << code(listed[i]) << " |";
+      for (const std::string& path : m.paths) os << " " << contract_cell(m, listed[i], path) << " |";
       os << "\n";
     }
+    if (listed.size() > kContractRows) os << "\nand " << listed.size() - kContractRows << " more (report.json lists every probe)\n";
   }
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/code_paths.hpp"
 #include "core/environment.hpp"
 #include "core/explain.hpp"
 #include "core/numbers.hpp"

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/code_paths.hpp"
 #include "core/device.hpp"
 #include "core/environment.hpp"
 #include "core/installation.hpp"

@@ -152,19 +152,23 @@ fs::path path_binary(const CodePath& p, const CodePath& here) {
                     std::string(p.name) + "'s binaries live (" + build_hint + ")");
 }
 
-// This process's environment with `p`'s settings: WARPCONF_CODE_PATH, and the JIT's two variables
-// for a jit path (removed for the others).
-std::vector<std::string> path_environment(const CodePath& p) {
+// This process's environment with `p`'s settings: WARPCONF_CODE_PATH, and for a jit path forced JIT
+// with the driver's cache in `jit_cache`, a folder made empty for this run: the first probe child's JIT
+// output serves the others (hundreds of children each compiling every kernel would take many minutes),
+// and no other driver's or run's output can. The JIT variables are removed for the other paths.
+std::vector<std::string> path_environment(const CodePath& p, const std::string& jit_cache) {
   std::vector<std::string> env;
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string_view setting = *entry;
     const std::string_view name = setting.substr(0, setting.find('='));
-    if (name != "WARPCONF_CODE_PATH" && name != "CUDA_FORCE_PTX_JIT" && name != "CUDA_CACHE_DISABLE") env.emplace_back(setting);
+    if (name != "WARPCONF_CODE_PATH" && name != "CUDA_FORCE_PTX_JIT" && name != "CUDA_CACHE_DISABLE" &&
+        name != "CUDA_CACHE_PATH")
+      env.emplace_back(setting);
   }
   env.push_back("WARPCONF_CODE_PATH=" + std::string(p.name));
   if (p.forces_jit) {
     env.emplace_back("CUDA_FORCE_PTX_JIT=1");
-    env.emplace_back("CUDA_CACHE_DISABLE=1");
+    env.push_back("CUDA_CACHE_PATH=" + jit_cache);
   }
   return env;
 }
@@ -220,7 +224,12 @@ std::vector<golden::ContractLine> probe_elsewhere(const ProbeOptions& o, const C
   for (const std::string& f : o.families) argv.insert(argv.end(), {"--family", f});
   if (!verify.empty()) argv.insert(argv.end(), {"--verify", verify});
   out << "warpconf probe --path " << p.name << ": running " << binary.string() << "\n";
-  const int status = run_program(argv, path_environment(p), out);
+  const fs::path jit_cache = fs::temp_directory_path() / ("warpconf-jit-cache-" + std::to_string(::getpid()) + "-" + std::string(p.name));
+  fs::remove_all(jit_cache);
+  fs::create_directories(jit_cache);
+  const int status = run_program(argv, path_environment(p, jit_cache.string()), out);
+  std::error_code ignored;
+  fs::remove_all(jit_cache, ignored);
   if (status != 0)
     throw PathFailure("--path " + std::string(p.name) + ": " + binary.string() + " ended with status " + std::to_string(status));
   golden::ContractsFile file;

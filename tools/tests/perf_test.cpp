@@ -663,6 +663,21 @@ TEST(PerfSass, a_figure_whose_loop_lacks_its_instruction_is_refused_not_recorded
   EXPECT_TRUE(folded["sass"].is_null());
 }
 
+TEST(PerfSass, a_baseline_whose_empty_loop_was_folded_subtracts_nothing) {
+  // As ptxas compiles the empty-asm baseline for sm_90 (an H100's cuobjdump): clock read after clock read,
+  // inside the repetition loop only.
+  const ListedKernel folded{"baseline", {"IMAD.MOV.U32 R8, RZ, RZ, RZ", "@loop:", "CS2R R6, SR_CLOCKLO",
+                                         "CS2R R4, SR_CLOCKLO", "VIADD R8, R8, 0x1", "ISETP.GE.U32.AND P0, PT, R8, 0x2, PT",
+                                         "@!P0 BRA @loop", "EXIT"}};
+  const perf::SassListing l =
+      listed(listing("sm_90", {folded, timed("vote", 31, {"ISETP.NE.AND P0, PT, R2, RZ, PT", "VOTE.ANY R2, PT, P0"})}),
+             {"baseline", "vote"});
+  std::string text;
+  for (const golden::PerfSass& c : perf::loop_counts(l, {"vote", "baseline", 31, "VOTE"}))
+    text += c.instruction + "=" + golden::perf_number(c.per_call) + " ";
+  EXPECT_EQ(text, "VOTE=1 ALL=2.09677 ") << "the loop's own three instructions are no longer subtracted";
+}
+
 TEST(PerfSass, two_loops_between_the_clock_reads_cannot_be_told_apart) {
   ListedKernel k = timed("unrolled", 31, {"SHFL.BFLY PT, R3, R2, 0x1, 0x1f"});
   // A second loop after the first, before the closing clock read: an unrolled loop and its remainder.

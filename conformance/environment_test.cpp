@@ -57,7 +57,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Value{"WARPCONF_SEED", "0"}, Value{"WARPCONF_SEED", "0x77617270636F6E66"},
                       Value{"WARPCONF_SEED", "18446744073709551615"}, Value{"WARPCONF_SOAK", "30"},
                       Value{"WARPCONF_SOAK", "0.5"}, Value{"WARPCONF_BUDGET", "quick"}, Value{"WARPCONF_BUDGET", "default"},
-                      Value{"WARPCONF_BUDGET", "soak"}, Value{"WARPCONF_EXPECT_PTX", "75"},
+                      Value{"WARPCONF_BUDGET", "soak"}, Value{"WARPCONF_CODE_PATH", "jit-75"}, Value{"WARPCONF_CODE_PATH", "sass-ptxas-O0"},
                       Value{"WARPCONF_RESULTS", "/tmp/a b/results.jsonl"}, Value{"WARPCONF_GOLDEN_DIR", "golden"},
                       Value{"RC_PARAMS", "max_success=10 seed=5"}, Value{"RC_PARAMS", "reseed=banana"},
                       // NVIDIA's and ctest's: the driver and the device choice read them.
@@ -87,8 +87,8 @@ INSTANTIATE_TEST_SUITE_P(
         Value{"WARPCONF_SOAK", "0"}, Value{"WARPCONF_SOAK", "0.0"}, Value{"WARPCONF_SOAK", "inf"},
         Value{"WARPCONF_SOAK", "nan"}, Value{"WARPCONF_SOAK", "1e3"}, Value{"WARPCONF_SOAK", "1."},
         Value{"WARPCONF_SOAK", ".5"}, Value{"WARPCONF_SOAK", " 30"}, Value{"WARPCONF_BUDGET", "fast"},
-        Value{"WARPCONF_BUDGET", "Quick"}, Value{"WARPCONF_BUDGET", "quick "}, Value{"WARPCONF_EXPECT_PTX", "0"},
-        Value{"WARPCONF_EXPECT_PTX", "7.5"}, Value{"WARPCONF_EXPECT_PTX", "sm_75"}, Value{"WARPCONF_EXPECT_PTX", "075"},
+        Value{"WARPCONF_BUDGET", "Quick"}, Value{"WARPCONF_BUDGET", "quick "}, Value{"WARPCONF_CODE_PATH", "jit"},
+        Value{"WARPCONF_CODE_PATH", "driver-jit"}, Value{"WARPCONF_CODE_PATH", "SASS"}, Value{"WARPCONF_CODE_PATH", "sass "},
         Value{"RC_PARAMS", "max_success=3 seed=banana"}));
 
 TEST(Environment, refuses_a_value_in_one_line_that_shows_it_exactly) {

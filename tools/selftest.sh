@@ -3,8 +3,9 @@
 # the GPU tests as Skipped where there is no GPU. Two builds: the ci preset (sm_75 code and
 # compute_75 PTX, warnings as errors) and the asan preset: the model preset's build without a CUDA
 # toolkit, under AddressSanitizer and UndefinedBehaviorSanitizer, which stands in for the model
-# preset here to keep CI short. Where clang is installed, the asan preset also runs each reader's
-# libFuzzer target for a few seconds (the ci preset builds none). This is what CI runs. It installs
+# preset here to keep CI short. The asan preset alone builds the fuzz targets: it replays each
+# reader's seeds and their mutations, and where clang is installed runs its libFuzzer target for a
+# few seconds. This is what CI runs. It installs
 # what the build lacks first, clang and Slurm included (tools/setup.sh --selftest), or stops with one
 # line naming it.
 set -euo pipefail

@@ -141,12 +141,11 @@ fs::path path_binary(const CodePath& p, const CodePath& here) {
   const fs::path self = fs::read_symlink("/proc/self/exe", error);
   if (p.own_build && here.own_build && !error) return self;
   const std::string build_hint = "cmake --build <build> --target " + code_path_target(p) + " builds them";
-  for (fs::path dir = self.parent_path(); !error && !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
-    if (!fs::exists(dir / "CMakeCache.txt")) continue;
-    const fs::path binary = p.own_build ? dir / "tools" / "warpconf" : dir / code_path_folder(p) / "warpconf";
+  if (const std::optional<fs::path> dir = check::build_tree()) {
+    const fs::path binary = p.own_build ? *dir / "tools" / "warpconf" : *dir / code_path_folder(p) / "warpconf";
     if (fs::exists(binary)) return binary;
     throw PathFailure("--path " + std::string(p.name) + ": " + binary.string() + " is not built: cmake --build " +
-                      dir.string() + " --target " + code_path_target(p));
+                      dir->string() + " --target " + code_path_target(p));
   }
   throw PathFailure("--path " + std::string(p.name) + ": this warpconf is not inside a build tree, where " +
                     std::string(p.name) + "'s binaries live (" + build_hint + ")");

@@ -70,19 +70,22 @@ struct Settings {
 // CMakeCache.txt (its build tree).
 fs::path own_tests() {
   if (const std::optional<fs::path> bundle = check::bundle_root()) return *bundle / "tests";
-  std::error_code error;
-  for (fs::path dir = fs::read_symlink("/proc/self/exe", error).parent_path(); !dir.empty() && dir != dir.root_path();
-       dir = dir.parent_path())
-    if (fs::exists(dir / "CMakeCache.txt")) return dir;
+  if (const std::optional<fs::path> build = check::build_tree()) return *build;
   throw UsageError("this warpconf is neither in a bundle nor inside a build tree: name one with --build-dir");
+}
+
+// The value of `key` (CMAKE_COMMAND, ...) in the CMakeCache.txt of `build`; empty where it has none.
+std::string cache_value(const fs::path& build, const std::string& key) {
+  std::ifstream cache(build / "CMakeCache.txt");
+  const std::string prefix = key + ":INTERNAL=";
+  for (std::string line; std::getline(cache, line);)
+    if (line.rfind(prefix, 0) == 0) return line.substr(prefix.size());
+  return "";
 }
 
 // The ctest of the cmake that configured `build`, else (a bundle) the first one on PATH.
 fs::path ctest_of(const fs::path& build) {
-  std::ifstream cache(build / "CMakeCache.txt");
-  const std::string key = "CMAKE_CTEST_COMMAND:INTERNAL=";
-  for (std::string line; std::getline(cache, line);)
-    if (line.rfind(key, 0) == 0 && fs::exists(line.substr(key.size()))) return line.substr(key.size());
+  if (const std::string ctest = cache_value(build, "CMAKE_CTEST_COMMAND"); !ctest.empty() && fs::exists(ctest)) return ctest;
   const char* path = std::getenv("PATH");
   for (std::string dirs = path ? path : ""; !dirs.empty();) {
     const size_t colon = std::min(dirs.find(':'), dirs.size());
@@ -129,11 +132,7 @@ std::vector<const CodePath*> ready_paths(const RunOptions& o, const fs::path& bu
     }
   }
   if (targets.empty()) return ready;
-  std::ifstream cache(build / "CMakeCache.txt");
-  std::string cmake;
-  const std::string key = "CMAKE_COMMAND:INTERNAL=";
-  for (std::string line; std::getline(cache, line);)
-    if (line.rfind(key, 0) == 0) cmake = line.substr(key.size());
+  const std::string cmake = cache_value(build, "CMAKE_COMMAND");
   if (cmake.empty()) throw UsageError((build / "CMakeCache.txt").string() + " names no CMAKE_COMMAND");
   const std::string command = "'" + cmake + "' --build '" + build.string() + "' --target" + targets;
   out << "warpconf run: building what is missing of the " << names << " path(s): " << command << "\n" << std::flush;

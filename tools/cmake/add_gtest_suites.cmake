@@ -8,6 +8,7 @@
 # ctest runs this with every policy unset: without CMP0054, if(label STREQUAL "gpu") would read a
 # variable named gpu.
 cmake_policy(VERSION 3.24)
+include("${CMAKE_CURRENT_LIST_DIR}/gtest_suites.cmake")
 if(NOT EXISTS "${WARPCONF_BINARY}")
   get_filename_component(missing "${WARPCONF_BINARY}" NAME)
   add_test("${missing}_NOT_BUILT" "${WARPCONF_BINARY}")
@@ -16,7 +17,6 @@ endif()
 if(NOT EXISTS "${WARPCONF_SUITES_FILE}" OR "${WARPCONF_BINARY}" IS_NEWER_THAN "${WARPCONF_SUITES_FILE}"
    OR "${CMAKE_CURRENT_LIST_FILE}" IS_NEWER_THAN "${WARPCONF_SUITES_FILE}"
    OR "${CMAKE_CURRENT_LIST_DIR}/gtest_suites.cmake" IS_NEWER_THAN "${WARPCONF_SUITES_FILE}")
-  include("${CMAKE_CURRENT_LIST_DIR}/gtest_suites.cmake")
   execute_process(COMMAND "${WARPCONF_BINARY}" --gtest_list_tests OUTPUT_VARIABLE listing RESULT_VARIABLE status)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "${WARPCONF_BINARY} --gtest_list_tests failed with ${status}")
@@ -35,10 +35,7 @@ foreach(entry IN LISTS WARPCONF_PATH_BINARIES)
   string(REPLACE "|" ";" entry "${entry}")
   list(GET entry 0 path)
   list(GET entry 1 path_binary)
-  set(environment "WARPCONF_CODE_PATH=${path}")
-  if(path MATCHES "^jit-")
-    string(PREPEND environment "CUDA_FORCE_PTX_JIT=1;CUDA_CACHE_DISABLE=1;")
-  endif()
+  warpconf_path_environment(environment ${path})
   set(runner "${CMAKE_CURRENT_LIST_DIR}/../paths/run_built_path.sh" ${path} "${WARPCONF_BUILD_DIR}" "${path_binary}")
   if(NOT EXISTS "${path_binary}")
     get_filename_component(missing "${path_binary}" NAME)

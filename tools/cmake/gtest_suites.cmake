@@ -12,6 +12,16 @@
 # names compute-sanitizer, each GPU suite also runs as sanitize/<tool>/<suite> under its memcheck,
 # racecheck and synccheck (sanitize/racecheck/KnownBadBlockOnGpu passes only when racecheck reports its
 # planted race).
+# The environment of a test on code path `path` (docs/code-paths.md): WARPCONF_CODE_PATH, which the process
+# must prove it ran, and for a JIT path the driver forced to compile the PTX, its cache off.
+function(warpconf_path_environment out path)
+  set(environment "WARPCONF_CODE_PATH=${path}")
+  if(path MATCHES "^jit-")
+    string(PREPEND environment "CUDA_FORCE_PTX_JIT=1;CUDA_CACHE_DISABLE=1;")
+  endif()
+  set(${out} "${environment}" PARENT_SCOPE)
+endfunction()
+
 function(warpconf_suite_tests out command label sanitizer own_jit75 listing)
   string(REPLACE "\n" ";" lines "${listing}")
   set(content "")
@@ -40,11 +50,12 @@ function(warpconf_suite_tests out command label sanitizer own_jit75 listing)
     endif()
     list(APPEND gpu_suites "${suite}")
     foreach(path IN LISTS own_paths)
+      warpconf_path_environment(environment ${path})
       string(APPEND content
              "add_test([==[${path}/${suite}]==] ${command} [==[--gtest_filter=${suite}.*]==])\n"
              "set_tests_properties([==[${path}/${suite}]==] PROPERTIES LABELS ${path} TIMEOUT 900 SKIP_RETURN_CODE 77 "
              "RESOURCE_GROUPS gpus:1 "
-             "ENVIRONMENT [==[CUDA_FORCE_PTX_JIT=1;CUDA_CACHE_DISABLE=1;WARPCONF_CODE_PATH=${path}]==])\n")
+             "ENVIRONMENT [==[${environment}]==])\n")
     endforeach()
     if(NOT sanitizer)
       continue()

@@ -14,14 +14,8 @@ if [ $# -ne 3 ]; then
   exit 2
 fi
 cuobjdump=$1 two_arms=$2 one_arm=$3
-if [ ! -x "$cuobjdump" ]; then
-  if [ "${WARPCONF_REQUIRE_GPU:-}" = "1" ]; then
-    echo "cuobjdump not found ($cuobjdump): WARPCONF_REQUIRE_GPU=1 needs every check to run" >&2
-    exit 1
-  fi
-  echo "Skipped: cuobjdump not found ($cuobjdump); the CUDA toolkit ships it"
-  exit 77
-fi
+. "$(dirname "$0")/skip.sh"
+[ -x "$cuobjdump" ] || skip "cuobjdump not found ($cuobjdump); the CUDA toolkit ships it"
 # "<kernel> <sites>" for every collective_kernel instantiation of the libraries.
 sites() {
   local libraries

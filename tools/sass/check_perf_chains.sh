@@ -12,14 +12,7 @@ if [ $# -ne 2 ]; then
   exit 2
 fi
 cuobjdump=$1 binary=$2
-skip() {
-  if [ "${WARPCONF_REQUIRE_GPU:-}" = "1" ]; then
-    echo "$1: WARPCONF_REQUIRE_GPU=1 needs every check to run" >&2
-    exit 1
-  fi
-  echo "Skipped: $1"
-  exit 77
-}
+. "$(dirname "$0")/skip.sh"
 [ -x "$cuobjdump" ] || skip "cuobjdump not found ($cuobjdump); the CUDA toolkit ships it"
 command -v c++filt >/dev/null || skip "c++filt not found; binutils ships it"
 readonly calls_per_iteration=31

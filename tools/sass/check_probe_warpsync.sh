@@ -17,14 +17,7 @@ if [ $# -ne 3 ]; then
   exit 2
 fi
 cuobjdump=$1 binary=$2 target=$3
-skip() {
-  if [ "${WARPCONF_REQUIRE_GPU:-}" = "1" ]; then
-    echo "$1: WARPCONF_REQUIRE_GPU=1 needs every check to run" >&2
-    exit 1
-  fi
-  echo "Skipped: $1"
-  exit 77
-}
+. "$(dirname "$0")/skip.sh"
 [ -x "$cuobjdump" ] || skip "cuobjdump not found ($cuobjdump); the CUDA toolkit ships it"
 [ -f "$binary" ] || skip "$binary is not built: cmake --build <build> --target $target builds it"
 demangle() { if command -v c++filt >/dev/null; then c++filt; else cat; fi; }

@@ -18,6 +18,7 @@
 #include "warpconf/health.hpp"
 #include "warpconf/perf.hpp"
 #include "warpconf/probe.hpp"
+#include "warpconf/program.hpp"
 #include "warpconf/report_inputs.hpp"
 #include "warpconf/results.hpp"
 #include "warpconf/run.hpp"
@@ -114,6 +115,10 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       "compare with a recording (default golden/sm_XX/contracts.txt): a changed outcome or value is a behaviour change")
       ->expected(0, 1);
   probe_cmd->add_flag("--strict", probe.strict, "behaviour changes fail");
+  CLI::App* program_cmd = app.add_subcommand(
+      "program", "Run random warp programs from a seed on code paths, against the oracle and each other (docs/programs.md).");
+  ProgramArgs program_args;
+  add_program_options(*program_cmd, program_args);
   CLI::App* perf_cmd = app.add_subcommand(
       "perf", "Performance as a regression dimension (docs/perf.md): record, accept, compare, diff. A performance "
               "change is its own verdict, never a conformance failure.");
@@ -193,7 +198,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   } catch (const CLI::CallForHelp&) {
     const CLI::App* shown = &app;  // the innermost command named
     for (const CLI::App* cmd : {explain_cmd, results_cmd, golden_cmd, record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd,
-                                probe_cmd, perf_cmd, perf_record_cmd, perf_accept_cmd, perf_compare_cmd, perf_diff_cmd,
+                                probe_cmd, program_cmd, perf_cmd, perf_record_cmd, perf_accept_cmd, perf_compare_cmd, perf_diff_cmd,
                                 run_cmd, health_cmd, report_cmd, merge_cmd})
       if (cmd->parsed()) shown = cmd;
     out << shown->help();
@@ -220,6 +225,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   }
   if (report_cmd->parsed()) return run_report_command(report_path, report_out, words, out, err);
   if (merge_cmd->parsed()) return run_merge_command(merge_paths, merge_out, words, out, err);
+  if (program_cmd->parsed()) return run_program_command(program_args, out, err);
   if (probe_cmd->parsed()) {
     if (verify_opt->count() > 0) probe.verify = verify_file;
     return run_probe_command(probe, out, err);

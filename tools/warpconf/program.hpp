@@ -1,0 +1,35 @@
+// `warpconf program`: random warp programs (fixtures/families/program/run.hpp) from a seed, on one code
+// path or several, compared with the oracle and between paths; --emit prints one program's CUDA source.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace wc::cli {
+
+struct ProgramArgs {
+  std::optional<std::string> seed;        // default: the process seed (core/seed.hpp)
+  std::optional<uint64_t> index;          // one program
+  uint64_t count = 2000;
+  uint64_t first = 0;
+  std::vector<std::string> paths;         // names, or "all" (default: sass, sass-debug, jit-native)
+  bool emit = false;
+  std::string out_file;
+  std::string plant;                      // hoist, sink, merge, drop-syncwarp
+  bool violate = false;
+  bool no_shrink = false;
+  double shrink_limit_s = 120;
+  bool coverage = false;
+};
+
+void add_program_options(CLI::App& cmd, ProgramArgs& args);
+
+// Exit status: 0 when something was compared and nothing failed (a planted run: its miscompile was
+// caught); 1 on a failure; 2 with one line on bad input; 77 without a GPU unless WARPCONF_REQUIRE_GPU=1.
+int run_program_command(const ProgramArgs&, std::ostream& out, std::ostream& err);
+
+}  // namespace wc::cli

@@ -359,36 +359,4 @@ INSTANTIATE_TEST_SUITE_P(DefaultPaths, ProgramOnGpu, ::testing::ValuesIn(kDefaul
 
 }  // namespace
 
-// Until the generator's branch (prog-gen, fixtures/families/program/program.cpp) is merged: the
-// program.hpp functions the emitter uses. Delete this block on that merge.
-std::string_view name(Op op) {
-  static constexpr std::string_view kNames[] = {
-      "shfl", "shfl_up", "shfl_down", "shfl_xor", "all", "any", "uni", "ballot", "activemask", "match_any", "match_all",
-      "reduce_add", "reduce_min", "reduce_max", "reduce_and", "reduce_or", "reduce_xor", "syncwarp", "elect", "exchange",
-      "tile_shfl", "tile_shfl_up", "tile_shfl_down", "tile_shfl_xor", "tile_any", "tile_all", "tile_ballot", "tile_match_any",
-      "tile_thread_rank", "coalesced_shfl", "coalesced_ballot", "coalesced_thread_rank", "coalesced_size"};
-  static_assert(std::size(kNames) == kOps);
-  return kNames[static_cast<size_t>(op)];
-}
-std::string_view name(Kind kind) {
-  static constexpr std::string_view kNames[] = {"assign", "collective", "if_else", "loop", "switch", "break", "continue", "return", "call"};
-  static_assert(std::size(kNames) == kKinds);
-  return kNames[static_cast<size_t>(kind)];
-}
-bool has_result(Op op) { return op != Op::syncwarp; }
-bool is_tile(Op op) { return op >= Op::tile_shfl && op <= Op::tile_thread_rank; }
-bool is_coalesced(Op op) { return op >= Op::coalesced_shfl && op <= Op::coalesced_size; }
-size_t statement_count(const Program& p) {
-  size_t count = 0;
-  auto walk = [&](const Block& b, auto& self) -> void {
-    for (const Stmt& s : b) {
-      ++count;
-      for (const Block& arm : s.arms) self(arm, self);
-    }
-  };
-  walk(p.body, walk);
-  for (const Helper& h : p.helpers) walk(h.body, walk);
-  return count;
-}
-
 }  // namespace wc::program

@@ -16,7 +16,9 @@
 
 #include "core/device.hpp"
 #include "families/program/device.hpp"
+#include "core/seed.hpp"
 #include "families/program/emit.hpp"
+#include "families/program/generate.hpp"
 #include "harness/gpu_test.hpp"
 
 namespace wc::program {
@@ -220,30 +222,31 @@ TEST(ProgramEmit, refuses_programs_outside_the_ir_s_rules) {
     EXPECT_THROW(module_of(*p), std::invalid_argument);
 }
 
-// Prints the compile time of a module of 64 programs, and what including cooperative_groups.h costs.
-TEST(ProgramNvrtcTime, of_a_module_of_64_programs) {
-  std::vector<Program> programs, without_groups;
-  for (uint64_t k = 0; k < 64; ++k) {
-    programs.push_back(every_op(100 + k));
-    Program plain = every_op(200 + k);
-    plain.body.erase(plain.body.begin() + 1 + 8 + 7, plain.body.begin() + 1 + 8 + 7 + 2);  // the tile and coalesced if_elses
-    without_groups.push_back(plain);
+// The generator's programs, not only hand-built ones, are valid CUDA on every path: the first 16 of the
+// default seed as one module (those with reduce or elect left out on jit-75, as the run does).
+class ProgramNvrtcGenerated : public ::testing::TestWithParam<ProgramPath> {};
+
+TEST_P(ProgramNvrtcGenerated, the_default_seed_s_first_programs_compile_as_one_module) {
+  std::vector<Program> programs;
+  for (uint64_t index = 0; index < 16; ++index) {
+    GenerateOptions options;
+    options.compute_capability = target_capability(GetParam(), kDeviceCc);
+    programs.push_back(generate(check::kDefaultSeed, index, options));
   }
-  auto module = [](const std::vector<Program>& ps) {
-    std::vector<ModuleProgram> mps;
-    for (const Program& p : ps) mps.push_back({&p, "", {}});
-    return module_source(mps);
-  };
-  const CompiledModule all = compile_module(module(programs), ProgramPath::sass, kDeviceCc);
-  ASSERT_TRUE(all.ok) << all.log;
-  const CompiledModule plain = compile_module(module(without_groups), ProgramPath::sass, kDeviceCc);
-  ASSERT_TRUE(plain.ok) << plain.log;
-  const CompiledModule empty_groups = compile_module("#include <cooperative_groups.h>\n", ProgramPath::sass, kDeviceCc);
-  const CompiledModule empty = compile_module("\n", ProgramPath::sass, kDeviceCc);
-  std::printf("NVRTC sass sm_90: 64 programs %.2f s (%.0f ms a program); without tile and coalesced ops %.2f s; "
-              "an empty source %.3f s, one including cooperative_groups.h %.3f s\n",
-              all.seconds, 1000 * all.seconds / 64, plain.seconds, empty.seconds, empty_groups.seconds);
+  std::vector<ModuleProgram> module;
+  for (const Program& p : programs) module.push_back({&p, "", {}});
+  const std::string source = module_source(module);
+  const CompiledModule m = compile_module(source, GetParam(), kDeviceCc);
+  ASSERT_TRUE(m.ok) << m.log.substr(0, 2000);
+  if (!is_jit(GetParam())) return;
+  for (const Program& p : programs) EXPECT_NE(m.image.find(".entry " + kernel_name(p)), std::string::npos) << kernel_name(p);
 }
+
+INSTANTIATE_TEST_SUITE_P(EveryPath, ProgramNvrtcGenerated, ::testing::ValuesIn(kAllProgramPaths), [](const auto& info) {
+  std::string text(name(info.param));
+  std::replace(text.begin(), text.end(), '-', '_');
+  return text;
+});
 
 std::string find_nvcc() {
   if (access("/usr/local/cuda/bin/nvcc", X_OK) == 0) return "/usr/local/cuda/bin/nvcc";

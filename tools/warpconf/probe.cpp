@@ -34,6 +34,7 @@ constexpr int kSkipped = 77;
 // A day per child, and more probes per child than there are: larger values are typing errors (or a
 // negative --batch that wrapped round).
 constexpr double kMostTimeout = 86400;
+constexpr double kJitWarmUpLimit = 900;  // the driver JIT-compiling every probe kernel once
 constexpr size_t kMostBatch = 100000;
 
 // A path whose binaries are not built, or a path's warpconf that failed: exit status 1, one line.
@@ -285,6 +286,31 @@ void append_records(const std::vector<gpu::ProbeCase>& cases, const std::vector<
   }
 }
 
+// Under forced JIT the driver compiles a kernel at its first load, which can outlast a probe child's
+// limit. One child first loads every probe kernel under a long limit, so that the probe children
+// find them in the JIT cache they share (path_environment) and their limit times the probe alone.
+void warm_jit_cache(const CodePath& here, const std::vector<gpu::ProbeCase>& cases, int capability, std::ostream& out) {
+  const isolation::ChildBody body = [&cases, capability](const std::vector<size_t>&, isolation::Journal& j) {
+    j.begin(0);
+    for (const gpu::ProbeCase& c : cases) {
+      if (c.op->needs_compute_capability > capability) continue;
+      gpu::ProbeCase load = c;
+      load.load_only = true;
+      const gpu::ProbeRun run = families::run_probe(load);
+      if (run.cuda_error != 0) return j.cuda_error(0, run.cuda_error, run.error_name + " loading " + c.id);
+    }
+    j.ran(0, "");
+  };
+  isolation::Limits limits;
+  limits.timeout_s = kJitWarmUpLimit;
+  const isolation::ChildRun run = isolation::run_child({0}, body, limits);
+  out << "warpconf probe --path " << here.name << ": JIT warm-up " << isolation::to_string(run.end) << " in " << run.seconds
+      << " s";
+  if (run.end != isolation::End::clean)
+    out << " (" << (run.reports.empty() ? run.problem : run.reports.front().text) << "); the probes may be killed at their limit";
+  out << "\n";
+}
+
 // Runs every probe on this process's own code path in isolated children; its lines, in the order of `cases`.
 std::vector<golden::ContractLine> probe_here(const ProbeOptions& o, const CodePath& here, const std::vector<gpu::ProbeCase>& cases,
                                              int capability, std::ostream& out) {
@@ -305,6 +331,7 @@ std::vector<golden::ContractLine> probe_here(const ProbeOptions& o, const CodePa
       j.ran(id, golden::encode_outputs(words));
     }
   };
+  if (here.forces_jit) warm_jit_cache(here, cases, capability, out);
   isolation::Limits limits;
   limits.timeout_s = o.timeout_s;
   limits.batch_size = o.batch;

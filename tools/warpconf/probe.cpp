@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -286,10 +287,22 @@ void append_records(const std::vector<gpu::ProbeCase>& cases, const std::vector<
   }
 }
 
+// The bytes of the files under `folder` (0 where it is unset or absent).
+uint64_t folder_bytes(const char* folder) {
+  std::error_code error;
+  uint64_t bytes = 0;
+  if (folder == nullptr) return 0;
+  for (fs::recursive_directory_iterator it(folder, error), end; !error && it != end; it.increment(error))
+    if (it->is_regular_file(error)) bytes += it->file_size(error);
+  return bytes;
+}
+
 // Under forced JIT the driver compiles a kernel at its first load, which can outlast a probe child's
 // limit. One child first loads every probe kernel under a long limit, so that the probe children
 // find them in the JIT cache they share (path_environment) and their limit times the probe alone.
-void warm_jit_cache(const CodePath& here, const std::vector<gpu::ProbeCase>& cases, int capability, std::ostream& out) {
+// Returns the seconds a probe child needs on top of its limit: none when the cache filled, else the
+// warm-up's JIT time twice, since then every child compiles them again.
+double warm_jit_cache(const CodePath& here, const std::vector<gpu::ProbeCase>& cases, int capability, std::ostream& out) {
   const isolation::ChildBody body = [&cases, capability](const std::vector<size_t>&, isolation::Journal& j) {
     j.begin(0);
     for (const gpu::ProbeCase& c : cases) {
@@ -299,6 +312,7 @@ void warm_jit_cache(const CodePath& here, const std::vector<gpu::ProbeCase>& cas
       const gpu::ProbeRun run = families::run_probe(load);
       if (run.cuda_error != 0) return j.cuda_error(0, run.cuda_error, run.error_name + " loading " + c.id);
     }
+    gpu::release_device();  // the context ends here, not at the child's _exit
     j.ran(0, "");
   };
   isolation::Limits limits;
@@ -307,8 +321,13 @@ void warm_jit_cache(const CodePath& here, const std::vector<gpu::ProbeCase>& cas
   out << "warpconf probe --path " << here.name << ": JIT warm-up " << isolation::to_string(run.end) << " in " << run.seconds
       << " s";
   if (run.end != isolation::End::clean)
-    out << " (" << (run.reports.empty() ? run.problem : run.reports.front().text) << "); the probes may be killed at their limit";
+    out << " (" << (run.reports.empty() ? run.problem : run.reports.front().text) << ")";
+  const uint64_t cached = folder_bytes(std::getenv("CUDA_CACHE_PATH"));
+  const double extra = cached > 0 ? 0 : 2 * run.seconds;
+  out << "; the JIT cache holds " << cached << " bytes";
+  if (extra > 0) out << ", so each probe child gets " << extra << " s more for its own JIT";
   out << "\n";
+  return extra;
 }
 
 // Runs every probe on this process's own code path in isolated children; its lines, in the order of `cases`.
@@ -331,9 +350,9 @@ std::vector<golden::ContractLine> probe_here(const ProbeOptions& o, const CodePa
       j.ran(id, golden::encode_outputs(words));
     }
   };
-  if (here.forces_jit) warm_jit_cache(here, cases, capability, out);
+  const double jit_seconds = here.forces_jit ? warm_jit_cache(here, cases, capability, out) : 0;
   isolation::Limits limits;
-  limits.timeout_s = o.timeout_s;
+  limits.timeout_s = o.timeout_s + jit_seconds;
   limits.batch_size = o.batch;
   std::vector<size_t> ids(cases.size());
   for (size_t i = 0; i < ids.size(); ++i) ids[i] = i;

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -34,6 +35,7 @@ constexpr int kSkipped = 77;
 // A day per child, and more probes per child than there are: larger values are typing errors (or a
 // negative --batch that wrapped round).
 constexpr double kMostTimeout = 86400;
+constexpr double kJitWarmUpLimit = 900;  // the driver JIT-compiling every probe kernel once
 constexpr size_t kMostBatch = 100000;
 
 // A path whose binaries are not built, or a path's warpconf that failed: exit status 1, one line.
@@ -285,6 +287,49 @@ void append_records(const std::vector<gpu::ProbeCase>& cases, const std::vector<
   }
 }
 
+// The bytes of the files under `folder` (0 where it is unset or absent).
+uint64_t folder_bytes(const char* folder) {
+  std::error_code error;
+  uint64_t bytes = 0;
+  if (folder == nullptr) return 0;
+  for (fs::recursive_directory_iterator it(folder, error), end; !error && it != end; it.increment(error))
+    if (it->is_regular_file(error)) bytes += it->file_size(error);
+  return bytes;
+}
+
+// Under forced JIT the driver compiles a kernel at its first load, which can outlast a probe child's
+// limit. One child first loads every probe kernel under a long limit, so that the probe children
+// find them in the JIT cache they share (path_environment) and their limit times the probe alone.
+// Returns the seconds a probe child needs on top of its limit: none when the cache filled, else the
+// warm-up's JIT time twice, since then every child compiles them again.
+double warm_jit_cache(const CodePath& here, const std::vector<gpu::ProbeCase>& cases, int capability, std::ostream& out) {
+  const isolation::ChildBody body = [&cases, capability](const std::vector<size_t>&, isolation::Journal& j) {
+    j.begin(0);
+    for (const gpu::ProbeCase& c : cases) {
+      if (c.op->needs_compute_capability > capability) continue;
+      gpu::ProbeCase load = c;
+      load.load_only = true;
+      const gpu::ProbeRun run = families::run_probe(load);
+      if (run.cuda_error != 0) return j.cuda_error(0, run.cuda_error, run.error_name + " loading " + c.id);
+    }
+    gpu::release_device();  // the context ends here, not at the child's _exit
+    j.ran(0, "");
+  };
+  isolation::Limits limits;
+  limits.timeout_s = kJitWarmUpLimit;
+  const isolation::ChildRun run = isolation::run_child({0}, body, limits);
+  out << "warpconf probe --path " << here.name << ": JIT warm-up " << isolation::to_string(run.end) << " in " << run.seconds
+      << " s";
+  if (run.end != isolation::End::clean)
+    out << " (" << (run.reports.empty() ? run.problem : run.reports.front().text) << ")";
+  const uint64_t cached = folder_bytes(std::getenv("CUDA_CACHE_PATH"));
+  const double extra = cached > 0 ? 0 : 2 * run.seconds;
+  out << "; the JIT cache holds " << cached << " bytes";
+  if (extra > 0) out << ", so each probe child gets " << extra << " s more for its own JIT";
+  out << "\n";
+  return extra;
+}
+
 // Runs every probe on this process's own code path in isolated children; its lines, in the order of `cases`.
 std::vector<golden::ContractLine> probe_here(const ProbeOptions& o, const CodePath& here, const std::vector<gpu::ProbeCase>& cases,
                                              int capability, std::ostream& out) {
@@ -305,8 +350,9 @@ std::vector<golden::ContractLine> probe_here(const ProbeOptions& o, const CodePa
       j.ran(id, golden::encode_outputs(words));
     }
   };
+  const double jit_seconds = here.forces_jit ? warm_jit_cache(here, cases, capability, out) : 0;
   isolation::Limits limits;
-  limits.timeout_s = o.timeout_s;
+  limits.timeout_s = o.timeout_s + jit_seconds;
   limits.batch_size = o.batch;
   std::vector<size_t> ids(cases.size());
   for (size_t i = 0; i < ids.size(); ++i) ids[i] = i;

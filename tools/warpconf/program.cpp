@@ -7,6 +7,7 @@
 #include "core/numbers.hpp"
 #include "core/seed.hpp"
 #include "families/program/run.hpp"
+#include "formats/programs.hpp"
 
 namespace wc::cli {
 namespace {
@@ -20,7 +21,7 @@ program::RunOptions run_options(const ProgramArgs& a) {
     if (used != a.seed->size()) throw UsageError("--seed " + *a.seed + ": want a number, decimal or 0x hex");
   }
   o.first = a.index ? *a.index : a.first;
-  o.count = a.index ? 1 : a.count;
+  o.count = a.index ? 1 : a.count.value_or(check::random_case_count(2000));
   if (o.count == 0) throw UsageError("--count 0: nothing to run");
   if (!a.paths.empty()) {
     o.paths.clear();
@@ -49,6 +50,11 @@ program::RunOptions run_options(const ProgramArgs& a) {
   o.shrink = !a.no_shrink;
   if (!(a.shrink_limit_s >= 0)) throw UsageError("--shrink-limit: want seconds >= 0");
   o.shrink_limit_s = a.shrink_limit_s;
+  if ((!a.record.empty() || a.verify) && (o.violate || o.plant != program::MiscompileKind::none))
+    throw UsageError("--record and --verify take the programs as generated: not with --plant or --violate");
+  o.record = a.record;
+  o.verify = a.verify;
+  if (a.verify && !a.verify->empty()) golden::read_programs_file(*a.verify);  // bad input before anything runs
   return o;
 }
 
@@ -57,7 +63,7 @@ program::RunOptions run_options(const ProgramArgs& a) {
 void add_program_options(CLI::App& cmd, ProgramArgs& a) {
   cmd.add_option("--seed", a.seed, "the seed (default: the process seed, WARPCONF_SEED)");
   CLI::Option* index = cmd.add_option("--index", a.index, "run one program, of this index");
-  cmd.add_option("--count", a.count, "programs to run (default 2000)")->excludes(index);
+  cmd.add_option("--count", a.count, "programs to run (default 2000; 20 under the quick budget)")->excludes(index);
   cmd.add_option("--first", a.first, "the index of the first program (default 0)")->excludes(index);
   cmd.add_option("--path", a.paths, "code path (repeatable), or all (default: sass, sass-debug, jit-native)");
   cmd.add_flag("--emit", a.emit, "print the program's standalone CUDA source (the shrunk one where it failed)")->needs(index);
@@ -67,6 +73,11 @@ void add_program_options(CLI::App& cmd, ProgramArgs& a) {
   cmd.add_flag("--no-shrink", a.no_shrink, "do not shrink the first failure");
   cmd.add_option("--shrink-limit", a.shrink_limit_s, "seconds the shrinker may take (default 120)");
   cmd.add_flag("--coverage", a.coverage, "print how often each statement kind and op was generated and reached");
+  cmd.add_option("--record", a.record, "write the run as a programs golden: every undefined and ptx-defined output (docs/golden-format.md)");
+  cmd.add_option("--verify", a.verify,
+                 "compare with a programs golden (default golden/sm_XX/programs.txt): a changed undefined output is a "
+                 "behaviour change")
+      ->expected(0, 1);
 }
 
 int run_program_command(const ProgramArgs& a, std::ostream& out, std::ostream& err) {
@@ -77,13 +88,22 @@ int run_program_command(const ProgramArgs& a, std::ostream& out, std::ostream& e
   } catch (const UsageError& e) {
     print_error(err, "warpconf program", e.what());
     return 2;
+  } catch (const golden::FormatError& e) {
+    print_error(err, "warpconf program", e.what());
+    return 2;
   } catch (const std::logic_error&) {  // std::stoull's invalid_argument and out_of_range
     print_error(err, "warpconf program", "--seed " + a.seed.value_or("") + ": want a number, decimal or 0x hex");
     return 2;
   }
   std::ostringstream log;
   std::ostream& progress = a.emit && a.out_file.empty() ? log : out;  // --emit to stdout prints the source alone
-  program::RunSummary s = program::run_programs(o, progress);
+  program::RunSummary s;
+  try {
+    s = program::run_programs(o, progress);
+  } catch (const golden::FormatError& e) {  // the default golden, read once the GPU's architecture is known
+    print_error(err, "warpconf program", e.what());
+    return 2;
+  }
   if (!s.device_present && s.status == 77 && environment::require_gpu()) s.status = 1;
   if (a.coverage) progress << program::coverage_text(s.coverage) << "\n";
   if (a.emit) {

@@ -14,7 +14,7 @@ namespace wc::cli {
 struct ProgramArgs {
   std::optional<std::string> seed;        // default: the process seed (core/seed.hpp)
   std::optional<uint64_t> index;          // one program
-  uint64_t count = 2000;
+  std::optional<uint64_t> count;          // default: 2000, a hundredth under the quick budget (WARPCONF_BUDGET)
   uint64_t first = 0;
   std::vector<std::string> paths;         // names, or "all" (default: sass, sass-debug, jit-native)
   bool emit = false;
@@ -24,12 +24,15 @@ struct ProgramArgs {
   bool no_shrink = false;
   double shrink_limit_s = 120;
   bool coverage = false;
+  std::string record;                 // write the run as a programs golden (docs/golden-format.md)
+  std::optional<std::string> verify;  // compare with one; "" for golden/sm_XX/programs.txt
 };
 
 void add_program_options(CLI::App& cmd, ProgramArgs& args);
 
 // Exit status: 0 when something was compared and nothing failed (a planted run: its miscompile was
-// caught); 1 on a failure; 2 with one line on bad input; 77 without a GPU unless WARPCONF_REQUIRE_GPU=1.
+// caught); 1 on a failure; 2 with one line on bad input; 77 without a GPU unless WARPCONF_REQUIRE_GPU=1,
+// and with --verify where no golden of this corpus and GPU was compared (behaviour changes are not failures).
 int run_program_command(const ProgramArgs&, std::ostream& out, std::ostream& err);
 
 }  // namespace wc::cli

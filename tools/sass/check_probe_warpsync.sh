@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
-# Checks in the SASS that every trap-shape probe kernel (trap_shape_kernel in fixtures/core/probe.cuh)
-# holds what a trap needs: a WARPSYNC, or a CALL to a function that holds one (nvcc -G makes each
-# intrinsic a call to a helper). A probe that claims to test the trap path must contain the mask check.
-# Kernels whose call the architecture lacks (a __trap() in its place: reduce below 8.0, elect below
-# 9.0) are listed, not counted. The mask's own full-mask ballot can supply the WARPSYNC, so the check
-# is necessary, not sufficient (docs/contracts.md).
+# Checks in the machine code that every trap-shape probe kernel (trap_shape_kernel in
+# fixtures/core/probe.cuh) holds what a trap needs. A probe that claims to test the trap path must
+# contain the mask check: a kernel is kept by
+#   - a WARPSYNC in it or in a function it calls (through a CALL named in the SASS or a call site
+#     named in the cubin's relocations), or
+#   - under nvcc -G, where no WARPSYNC appears and each call is `CALL.ABS.NOINC 0x0` whose target is in
+#     the cubin's relocations: a call, beyond the mask's own __ballot_sync, that reaches the
+#     intrinsic's wrapper function (__shfl*_sync, __ballot/__all/__any/__uni_sync, __match_*_sync,
+#     __reduce_*_sync, __syncwarp), or a called function holding ELECT (elect.sync is inline asm).
+# Kernels whose call the architecture lacks (a __trap() in its place, in it or a function it calls,
+# or under -G a call to __trap: reduce below 8.0, elect below 9.0) are listed, not counted; the
+# stack check that -G puts at each function's start (S2R SR_LMEMHIOFF, then BPT.TRAP) is not such a
+# trap. The mask's own full-mask ballot can supply the WARPSYNC, so the check is necessary, not
+# sufficient (docs/contracts.md).
 # Usage: check_probe_warpsync.sh [--expect-none] CUOBJDUMP BINARY TARGET
 #   TARGET: the build target that makes BINARY, named where BINARY is not built.
 #   --expect-none: succeed only if the check finds kernels without a WARPSYNC (the sass path's own
 #   build, nvcc -O3, where ptxas drops it: to show the check catches them).
+# Needs cuobjdump (-sass, and -xelf all for the cubins) and binutils' readelf.
 set -uo pipefail
 expect_none=0
 if [ "${1:-}" = "--expect-none" ]; then expect_none=1; shift; fi
@@ -16,36 +25,102 @@ if [ $# -ne 3 ]; then
   echo "usage: check_probe_warpsync.sh [--expect-none] CUOBJDUMP BINARY TARGET" >&2
   exit 2
 fi
-cuobjdump=$1 binary=$2 target=$3
+cuobjdump=$(realpath -m "$1") binary=$(realpath -m "$2") target=$3
 . "$(dirname "$0")/skip.sh"
 [ -x "$cuobjdump" ] || skip "cuobjdump not found ($cuobjdump); the CUDA toolkit ships it"
-[ -f "$binary" ] || skip "$binary is not built: cmake --build <build> --target $target builds it"
+command -v readelf >/dev/null || skip "readelf not found; binutils ships it"
+[ -e "$binary" ] || skip "$binary is not built: cmake --build <build> --target $target builds it"
 demangle() { if command -v c++filt >/dev/null; then c++filt; else cat; fi; }
-# "<verdict> <arch> <mangled kernel>" for every trap_shape_kernel: kept (a WARPSYNC in it, or a CALL,
-# directly or through other calls, to a function of the same cubin that holds one), dropped, or
-# no-call (a __trap() and neither).
-verdicts=$("$cuobjdump" -sass "$binary" | awk '
+
+# "call-site ARCH CALLER CALLEE" for each call site (relocation type 0x4b) of every cubin in BINARY;
+# the cubin's architecture is byte 1 of its ELF flags (CUDA 13's ELF ABI 8). A cubin that readelf
+# cannot read is bad input: exit status 2.
+call_sites() {
+  local cubins cubin flags
+  cubins=$(mktemp -d) || return 1
+  if ! (cd "$cubins" && "$cuobjdump" -xelf all "$binary" >/dev/null); then
+    echo "cuobjdump -xelf all $binary failed" >&2
+    rm -rf "$cubins"
+    return 1
+  fi
+  for cubin in "$cubins"/*; do
+    [ -f "$cubin" ] || continue
+    flags=$(readelf -hW "$cubin" 2>/dev/null | awk '/^ *Flags:/ { print $2 }')
+    case $flags in
+      0x*) ;;
+      *) echo "$(basename "$cubin") from $binary is not an ELF file that readelf can read" >&2; rm -rf "$cubins"; return 2 ;;
+    esac
+    readelf -rW "$cubin" | awk -v arch="sm_$(((flags >> 8) & 0xff))" '
+      /^Relocation section/ {
+        caller = $3
+        gsub(/'\''/, "", caller)
+        if (!sub(/^\.rela\.text\./, "", caller)) caller = ""
+        next
+      }
+      caller != "" && substr($2, length($2) - 7) == "0000004b" {
+        for (i = 3; i <= NF; ++i) if ($i == "+") print "call-site", arch, caller, $(i - 1)
+      }'
+  done
+  rm -rf "$cubins"
+}
+sites=$(call_sites) || exit $?
+
+# "<verdict> <arch> <mangled kernel> <evidence>" for every trap_shape_kernel: kept (evidence WARPSYNC
+# or call-to-NAME), dropped, or no-call (a __trap() and neither).
+verdicts=$({ [ -z "$sites" ] || printf '%s\n' "$sites"; "$cuobjdump" -sass "$binary"; } | awk '
+  function add_call(caller, callee) {
+    calls[caller] = calls[caller] SUBSEP callee
+    names[caller] = names[callee] = 1
+  }
+  # The intrinsic wrapper a mangled name names, or "".
+  function wrapper(name) {
+    if (match(name, /[0-9](__shfl(_up|_down|_xor)?_sync|__(ballot|all|any|uni)_sync|__match_(any|all)_sync|__reduce_[a-z]+_sync|__syncwarp)[A-Za-z]/))
+      return substr(name, RSTART + 1, RLENGTH - 2)
+    return ""
+  }
+  $1 == "call-site" { add_call($2 " " $3, $2 " " $4); next }
   /arch = sm_/ { arch = $3; next }
-  /Function : / { fn = arch " " $3; functions[fn] = 1; next }
+  /Function : / { fn = arch " " $3; functions[fn] = names[fn] = 1; stack_check = 0; next }
   fn == "" { next }
   /[ \t}](@!?U?P[0-9T] )?WARPSYNC[. ]/ { warpsync[fn] = 1 }
-  /BPT\.TRAP/ { trap[fn] = 1 }
-  /[ \t}](@!?U?P[0-9T] )?CALL\./ && match($0, /`\([^)]*\)/) {
-    calls[fn] = calls[fn] " " arch " " substr($0, RSTART + 2, RLENGTH - 3)
-  }
+  /[ \t}](@!?U?P[0-9T] )?ELECT[. ]/ { elect[fn] = 1 }
+  /S2R R[0-9]+, SR_LMEMHIOFF/ { stack_check = 1 }
+  /BPT\.TRAP/ { if (stack_check) stack_check = 0; else trap[fn] = 1 }
+  /[ \t}](@!?U?P[0-9T] )?CALL\./ && match($0, /`\([^)]*\)/) { add_call(fn, arch " " substr($0, RSTART + 2, RLENGTH - 3)) }
   END {
-    do {  # a function that calls one holding a WARPSYNC holds one too
+    for (f in names) {
+      split(f, part, " ")
+      if (wrapper(part[2]) != "") needed[f] = "call-to-" wrapper(part[2])
+      if (part[2] == "__trap") trap[f] = 1  # -G makes __trap() a call to this function
+    }
+    do {  # a function that calls one holding a WARPSYNC, the call it needs or a trap holds it too
       changed = 0
       for (f in calls) {
-        if (f in warpsync) continue
-        n = split(calls[f], c, " ")
-        for (i = 1; i < n; i += 2)
-          if ((c[i] " " c[i + 1]) in warpsync) { warpsync[f] = 1; changed = 1; break }
+        n = split(calls[f], callee, SUBSEP)
+        for (i = 2; i <= n; ++i) {
+          c = callee[i]
+          if ((c in warpsync) && !(f in warpsync)) { warpsync[f] = 1; changed = 1 }
+          if ((c in trap) && !(f in trap)) { trap[f] = 1; changed = 1 }
+          if (!(f in needed) && ((c in needed) || (c in elect))) {
+            needed[f] = (c in needed) ? needed[c] : "call-to-elect.sync"
+            changed = 1
+          }
+        }
       }
     } while (changed)
     for (f in functions) {
       if (f !~ / [^ ]*trap_shape_kernel/) continue
-      print ((f in warpsync) ? "kept" : (f in trap) ? "no-call" : "dropped"), f
+      evidence = (f in warpsync) ? "WARPSYNC" : ""
+      n = split(calls[f], callee, SUBSEP)
+      mask_ballot = 0
+      for (i = 2; i <= n && evidence == ""; ++i) {
+        c = callee[i]
+        split(c, part, " ")
+        if (!mask_ballot && wrapper(part[2]) == "__ballot_sync") { mask_ballot = 1; continue }
+        if (c in needed) evidence = needed[c]
+        else if (c in elect) evidence = "call-to-elect.sync"
+      }
+      print (evidence != "" ? "kept" : (f in trap) ? "no-call" : "dropped"), f, evidence
     }
   }' | sort) || exit 1
 if [ -z "$verdicts" ]; then
@@ -53,19 +128,24 @@ if [ -z "$verdicts" ]; then
   exit 1
 fi
 checked=0 dropped=0 listed=0
-while read -r verdict arch mangled; do
+declare -A kept_by
+while read -r verdict arch mangled evidence; do
   case $verdict in
-    kept) checked=$((checked + 1)) ;;
+    kept)
+      checked=$((checked + 1))
+      kept_by[${evidence//-/ }]=$((${kept_by[${evidence//-/ }]:-0} + 1))
+      echo "kept ($arch) by ${evidence//-/ }: $(demangle <<<"$mangled")" ;;
     dropped)
       checked=$((checked + 1))
       dropped=$((dropped + 1))
-      echo "no WARPSYNC ($arch): $(demangle <<<"$mangled")" ;;
+      echo "no WARPSYNC ($arch), nor the call it needs: $(demangle <<<"$mangled")" ;;
     no-call)
       listed=$((listed + 1))
       echo "listed ($arch): $(demangle <<<"$mangled"): built for an architecture without its call (traps)" ;;
   esac
 done <<<"$verdicts"
-echo "trap-shape probe kernels in $binary: $checked checked, $dropped without a WARPSYNC, $listed listed without their call"
+for evidence in "${!kept_by[@]}"; do echo "kept by $evidence: ${kept_by[$evidence]}"; done | sort
+echo "trap-shape probe kernels in $binary: $checked checked, $dropped without a WARPSYNC or the call it needs, $listed listed without their call"
 if [ "$expect_none" = 1 ]; then
   [ "$dropped" -gt 0 ]
 else

@@ -1,4 +1,9 @@
 #!/usr/bin/env bash
-# A stand-in for `cuobjdump -sass` over BINARY, a file that holds its SASS listing already: the
-# tests of tools/sass/check_perf_chains.sh run it where the toolkit has no cuobjdump.
-[ "$1" = "-sass" ] && cat "$2"
+# A stand-in for cuobjdump where the toolkit has none. BINARY is a SASS listing, or a folder that
+# holds one (listing.sass) and the cubins that `-xelf all` extracts (*.cubin, built by the tests).
+set -euo pipefail
+case $1 in
+  -sass) if [ -d "$2" ]; then cat "$2/listing.sass"; else cat "$2"; fi ;;
+  -xelf) if [ -d "$3" ]; then find "$3" -maxdepth 1 -name '*.cubin' -exec cp {} . \; ; fi ;;
+  *) echo "fake cuobjdump: no option $1" >&2; exit 2 ;;
+esac

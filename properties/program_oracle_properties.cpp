@@ -213,10 +213,11 @@ std::vector<Case> cases() {
   c.push_back({"entries_past_the_log_are_counted",
                program({loop(0, constant(4), {loop(1, constant(4), {loop(2, constant(4), {ballot(3)})})})}),
                {count(0, 64), entry(0, kMaxLog - 1, 0xFFFFFFFF), count(31, 64)}});
-  c.push_back({"coalesced_threads_is_the_arm",
+  // The documents leave open which threads of an arm are converged where a program calls coalesced_threads().
+  c.push_back({"coalesced_threads_in_a_program_is_undefined",
                program({if_else(0, lane_below(8), {collective(1, Op::coalesced_size)},
                                 {collective(2, Op::coalesced_thread_rank)})}),
-               {entry(3, 0, 8, LaneClass::ptx_defined), entry(10, 0, 2, LaneClass::ptx_defined)}});
+               {undefined(3, 0, "program.coalesced.snapshot"), undefined(10, 0, "program.coalesced.snapshot")}});
   Program violating = program({if_else(0, lane_below(8), {ballot(1)}),
                                branch(2, Kind::return_, when(Compare::ge, lane(), constant(24))), ballot(3)});
   violating.body[0].arms[0][0].call.violation = 1u << 31;  // names lane 31, which does not call

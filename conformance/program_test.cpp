@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include "core/batch.hpp"
 #include "core/device.hpp"
 #include "families/program/device.hpp"
 #include "core/seed.hpp"
@@ -139,7 +140,16 @@ constexpr int kDeviceCc = 90;  // NVRTC compiles for it with or without such a G
 
 std::string module_of(const Program& p, Miscompile miscompile = {}) { return module_source({{&p, "", miscompile}}); }
 
-class ProgramNvrtc : public ::testing::TestWithParam<ProgramPath> {};
+// NVRTC needs no GPU but is linked only where the suite is built with CUDA: elsewhere its tests skip.
+template <class Base>
+class WithNvrtc : public Base {
+ protected:
+  void SetUp() override {
+    if (!gpu::kBuiltWithCuda) GTEST_SKIP() << "built without a CUDA compiler: NVRTC is not linked";
+  }
+};
+
+class ProgramNvrtc : public WithNvrtc<::testing::TestWithParam<ProgramPath>> {};
 
 TEST_P(ProgramNvrtc, compiles_a_program_of_every_op_and_kind) {
   // compute_75 has no __reduce_*_sync and no elect.sync: such programs are NotSupported there.
@@ -157,7 +167,7 @@ INSTANTIATE_TEST_SUITE_P(EveryPath, ProgramNvrtc, ::testing::ValuesIn(kAllProgra
   return text;
 });
 
-class ProgramMiscompile : public ::testing::TestWithParam<MiscompileKind> {};
+class ProgramMiscompile : public WithNvrtc<::testing::TestWithParam<MiscompileKind>> {};
 
 TEST_P(ProgramMiscompile, every_site_compiles_and_changes_the_source) {
   const Program p = every_op(1);
@@ -194,7 +204,9 @@ TEST(ProgramMiscompileSites, are_the_statements_each_kind_names) {
   EXPECT_TRUE(miscompile_sites(p, MiscompileKind::none).empty());
 }
 
-TEST(ProgramNvrtcLog, an_invalid_source_is_not_ok_and_carries_nvrtc_s_log) {
+using ProgramNvrtcLog = WithNvrtc<::testing::Test>;
+
+TEST_F(ProgramNvrtcLog, an_invalid_source_is_not_ok_and_carries_nvrtc_s_log) {
   const CompiledModule m = compile_module("extern \"C\" __global__ void k() { undeclared_name(); }", ProgramPath::sass, kDeviceCc);
   EXPECT_FALSE(m.ok);
   EXPECT_TRUE(m.image.empty());
@@ -224,7 +236,7 @@ TEST(ProgramEmit, refuses_programs_outside_the_ir_s_rules) {
 
 // The generator's programs, not only hand-built ones, are valid CUDA on every path: the first 16 of the
 // default seed as one module (those with reduce or elect left out on jit-75, as the run does).
-class ProgramNvrtcGenerated : public ::testing::TestWithParam<ProgramPath> {};
+class ProgramNvrtcGenerated : public WithNvrtc<::testing::TestWithParam<ProgramPath>> {};
 
 TEST_P(ProgramNvrtcGenerated, the_default_seed_s_first_programs_compile_as_one_module) {
   std::vector<Program> programs;

@@ -8,6 +8,7 @@
 #include "warpconf/health.hpp"
 #include "warpconf/perf.hpp"
 #include "warpconf/probe.hpp"
+#include "warpconf/program.hpp"
 #include "warpconf/report_inputs.hpp"
 #include "warpconf/results.hpp"
 #include "warpconf/run.hpp"
@@ -30,6 +31,9 @@ namespace cli {
 int run_golden(const GoldenOptions&, std::ostream&, std::ostream&) { reached("golden"); }
 int run_perf(const PerfOptions&, std::ostream&, std::ostream&, const Measure&) { reached("perf"); }
 int run_probe_command(const ProbeOptions&, std::ostream&, std::ostream&) { reached("probe"); }
+// The program command's options live beside its pipeline (warpconf/program.cpp): here it takes none.
+void add_program_options(CLI::App&, ProgramArgs&) {}
+int run_program_command(const ProgramArgs&, std::ostream&, std::ostream&) { reached("program"); }
 RunOutcome run_suite(const RunOptions&, std::ostream&, std::ostream&) { reached("run"); }
 int run_health(const RunOptions&, std::ostream&, std::ostream&) { reached("health"); }
 int run_report_command(const std::string&, const std::string&, const std::vector<std::string>&, std::ostream&,

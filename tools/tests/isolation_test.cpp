@@ -3,6 +3,7 @@
 // so that the whole suite takes a few seconds.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -209,6 +210,36 @@ TEST(IsolationRunner, done_without_a_case_is_missing) {
       run_isolated(ids(2), [](const std::vector<size_t>&, Journal& j) { j.ran(0, "v0"); }, quick());
   EXPECT_EQ(r[0].outcome, Outcome::ran);
   EXPECT_EQ(r[1].outcome, Outcome::missing);
+}
+
+TEST(IsolationRunner, parallel_children_run_at_once_and_a_crash_is_still_named_alone) {
+  Limits limits = quick(1);
+  limits.timeout_s = 5;
+  limits.parallel = 4;
+  const auto start = Clock::now();
+  const std::vector<CaseResult> r = run_isolated(ids(8), failing_on(3, [](size_t, Journal&) { ::raise(SIGILL); }), limits);
+  ASSERT_EQ(r.size(), 8u);
+  expect_ran_except(r, 3);
+  EXPECT_EQ(r[3].outcome, Outcome::crashed);
+  EXPECT_EQ(r[3].signal, SIGILL);
+  const std::vector<CaseResult> slow = run_isolated(ids(8), [](const std::vector<size_t>& cases, Journal& j) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    for (size_t id : cases) j.ran(id, "v" + std::to_string(id));
+  }, limits);
+  expect_ran_except(slow, 8);
+  EXPECT_LT(seconds_since(start), 2.4) << "eight children of 0.4 s each, four at a time: two rounds, not eight";
+}
+
+TEST(IsolationRunner, a_child_keeps_no_descriptor_but_stdio_and_its_journal) {
+  int sibling[2];  // stands for a sibling child's pipe, open in the parent at the fork
+  ASSERT_EQ(::pipe(sibling), 0);
+  const ChildRun run = run_child({0}, [&sibling](const std::vector<size_t>&, Journal& j) {
+    j.ran(0, ::fcntl(sibling[1], F_GETFD) == -1 ? "closed" : "open");
+  }, quick());
+  ::close(sibling[0]);
+  ::close(sibling[1]);
+  ASSERT_EQ(run.reports.size(), 1u);
+  EXPECT_EQ(run.reports.front().text, "closed");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "core/corpus.hpp"
 #include "core/known_deviations.hpp"
 #include "formats/golden.hpp"
+#include "formats/programs.hpp"
 #include "warpconf/cli.hpp"
 
 namespace wc {
@@ -258,6 +259,67 @@ TEST_F(GoldenCheck, an_unknown_family_is_bad_input) {
   const Outcome o = run_cli({"golden", "check", dir_.string(), "--family", "shuffles"});
   EXPECT_EQ(o.status, 2);
   EXPECT_NE(o.err.find("no family shuffles"), std::string::npos) << o.err;
+}
+
+// The programs golden: the committed one agrees with the generator and the oracle; a changed
+// ptx-defined word, a dropped output and a seed whose programs differ are each found.
+class ProgramsGoldenCheck : public GoldenCheck {
+ protected:
+  golden::ProgramsFile committed_programs() { return golden::read_programs_file(committed("programs.txt").string()); }
+  Outcome check_programs(const golden::ProgramsFile& file) {
+    std::ofstream(dir_ / "programs.txt") << golden::write_programs(file);
+    return run_cli({"golden", "check", dir_.string(), "--family", "program"});
+  }
+};
+
+TEST_F(ProgramsGoldenCheck, passes_on_an_unchanged_copy) {
+  const Outcome o = check_programs(committed_programs());
+  EXPECT_EQ(o.status, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("program: 200 programs, 600 lines"), std::string::npos) << o.out;
+}
+
+TEST_F(ProgramsGoldenCheck, a_flipped_ptx_defined_word_fails_naming_program_thread_and_slot) {
+  const golden::ProgramsFile file = committed_programs();
+  // Flip each recorded word of the first lines until one is ptx-defined (an undefined one passes).
+  for (size_t l = 0; l < file.lines.size() && l < 30; ++l)
+    for (size_t k = 0; k < file.lines[l].outputs.size(); ++k) {
+      if (!file.lines[l].outputs[k].word) continue;
+      golden::ProgramsFile changed = file;
+      golden::ProgramOutput& out = changed.lines[l].outputs[k];
+      *out.word ^= 1;
+      const Outcome o = check_programs(changed);
+      if (o.status == 0) continue;
+      EXPECT_EQ(o.status, 1) << o.out << o.err;
+      EXPECT_NE(o.out.find("program " + std::to_string(file.lines[l].index) + " on " + file.lines[l].path + ": thread " +
+                           std::to_string(out.thread) + " slot " + std::to_string(out.slot) + ": recorded"),
+                std::string::npos)
+          << o.out;
+      EXPECT_NE(o.out.find("(ptx-defined)"), std::string::npos) << o.out;
+      return;
+    }
+  FAIL() << "no ptx-defined output in the first 30 lines of the committed programs golden";
+}
+
+TEST_F(ProgramsGoldenCheck, a_dropped_output_fails) {
+  golden::ProgramsFile file = committed_programs();
+  auto line = std::find_if(file.lines.begin(), file.lines.end(), [](const golden::ProgramLine& l) { return !l.outputs.empty(); });
+  ASSERT_NE(line, file.lines.end());
+  const golden::ProgramOutput dropped = line->outputs.front();
+  line->outputs.erase(line->outputs.begin());
+  const Outcome o = check_programs(file);
+  EXPECT_EQ(o.status, 1) << o.out << o.err;
+  EXPECT_NE(o.out.find("thread " + std::to_string(dropped.thread) + " slot " + std::to_string(dropped.slot) +
+                       ": the oracle leaves it open, the golden does not hold it"),
+            std::string::npos)
+      << o.out;
+}
+
+TEST_F(ProgramsGoldenCheck, a_golden_whose_programs_the_generator_no_longer_makes_fails) {
+  golden::ProgramsFile file = committed_programs();
+  ++file.header.seed;
+  const Outcome o = check_programs(file);
+  EXPECT_EQ(o.status, 1) << o.out << o.err;
+  EXPECT_NE(o.out.find("record it again"), std::string::npos) << o.out;
 }
 
 // The corpus comes from the family folders; the goldens are recorded by hand, on a GPU. A family

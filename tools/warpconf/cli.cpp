@@ -83,10 +83,11 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   families(verify_cmd);
   CLI::App* check_cmd = golden_cmd->add_subcommand(
       "check", "Without a GPU: the model must reproduce every defined and ptx-defined lane of the goldens, and "
-               "the classes must agree.");
+               "the classes must agree; programs.txt must hold the generator's programs and the oracle's open outputs.");
   check_cmd->add_option("DIR", golden.dirs, "golden folders (default every golden/sm_*)");
   check_cmd->add_flag("--strict", golden.strict, "behaviour changes fail");
-  families(check_cmd);
+  check_cmd->add_option("--family", golden.families,
+                        "only this family (repeatable): shuffle, vote, softmax, ..., or program (programs.txt)");
   CLI::App* diff_cmd = golden_cmd->add_subcommand(
       "diff", "Compare two recordings (two GPUs, before and after a driver update, SASS and driver JIT).");
   diff_cmd->add_option("A", golden.dirs, "two recording folders")->expected(2);

@@ -16,8 +16,10 @@
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
+#include "families/program/golden_check.hpp"
 #include "formats/deviations.hpp"
 #include "formats/golden.hpp"
+#include "formats/programs.hpp"
 
 namespace wc::cli {
 namespace {
@@ -389,17 +391,60 @@ std::vector<std::string> recorded_dirs() {
   return dirs;
 }
 
+// The family names but `program`, which names the programs golden (not in the corpus of families).
+std::vector<std::string> without_programs(std::vector<std::string> names) {
+  names.erase(std::remove(names.begin(), names.end(), "program"), names.end());
+  return names;
+}
+
+// programs.txt of `dir` (families/program/golden_check.hpp): one more family for the tally.
+void check_programs(const std::string& dir, bool asked_by_name, std::ostream& out, Tally& tally) {
+  const std::string path = dir + "/programs.txt";
+  if (!fs::exists(path)) {
+    // One programs golden holds every path: a code path's folder (sm_XX-<path>) has none.
+    if (!asked_by_name || fs::path(dir).filename().string().find('-') != std::string::npos) return;
+    out << dir << ": program: not recorded\n";
+    tally.add(check::Verdict::not_recorded, 0);
+    return;
+  }
+  const program::ProgramsGoldenCheck c = program::check_programs_golden(golden::read_programs_file(path));
+  const check::Verdict verdict = c.stale               ? check::Verdict::error
+                                 : !c.problems.empty() ? check::Verdict::conformance_failure
+                                 : c.outputs == 0      ? check::Verdict::nothing_compared
+                                                       : check::Verdict::pass;
+  out << dir << ": program: " << c.programs << " programs, " << c.lines << " lines, " << c.outputs
+      << " recorded outputs agree with the oracle (" << c.electing_lines << " lines of programs that elect by hash and verdict only)";
+  if (!c.problems.empty()) out << "; " << c.problems.size() << " problems:";
+  out << "\n";
+  for (size_t k = 0; k < c.problems.size() && k < 8; ++k) out << "  " << path << ": " << c.problems[k] << "\n";
+  check::CheckInfo info;
+  info.family = "program";
+  info.intrinsic = "golden check";
+  info.scenes = "programs golden " + path;
+  info.extra = {{"golden", {{"command", "check"}, {"dir", dir}, {"programs", c.programs}, {"lines", c.lines},
+                            {"outputs_compared", c.outputs}, {"problems", c.problems.size()}}}};
+  check::append_record(check::check_record(info, verdict));
+  tally.add(verdict, c.lines);
+}
+
 int check(const GoldenOptions& o, std::ostream& out) {
   const std::vector<std::string> dirs = o.dirs.empty() ? recorded_dirs() : o.dirs;
   if (dirs.empty()) {
     out << "warpconf golden check: not recorded: no golden folder under " << check::golden_root() << "\n";
     return kNotRecorded;
   }
-  const std::vector<CorpusFamily> all = selected(golden::corpus(), o.families);
+  const std::vector<std::string> families = without_programs(o.families);
+  const bool programs_by_name = families.size() < o.families.size();
+  const std::vector<CorpusFamily> all =
+      programs_by_name && families.empty() ? std::vector<CorpusFamily>{} : selected(golden::corpus(), families);
   Tally tally;
   for (const std::string& dir : dirs) {
     if (!fs::is_directory(dir)) throw UsageError("no such folder " + dir);
-    const std::map<std::string, std::string> files = o.dirs.empty() ? golden_files(dir) : named_golden_files(dir);
+    const bool only_programs = programs_by_name && families.empty();
+    if (only_programs && !o.dirs.empty() && !fs::exists(dir + "/programs.txt"))
+      throw UsageError("no programs.txt in " + dir + ": nothing to compare");
+    const std::map<std::string, std::string> files =
+        o.dirs.empty() || only_programs ? golden_files(dir) : named_golden_files(dir);
     for (const auto& [name, path] : files)
       if (find_family(golden::corpus(), name) == nullptr) throw UsageError(path + ": no family " + name + " in the corpus");
     for (const CorpusFamily& family : all) {
@@ -416,6 +461,7 @@ int check(const GoldenOptions& o, std::ostream& out) {
       append_family_record(v, family, "check", dir, o.strict);
       tally.add(golden::verdict_of(v, o.strict), family.cases());
     }
+    if (o.families.empty() || programs_by_name) check_programs(dir, programs_by_name, out, tally);
   }
   out << tally.text("check") << "\n";
   if (tally.cases == 0 && o.dirs.empty()) {
@@ -499,7 +545,8 @@ int with_one_line_errors(const std::string& command, std::ostream& err, const st
 
 int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
   return with_one_line_errors("warpconf golden " + o.command, err, [&] {
-    selected(golden::corpus(), o.families);  // an unknown family is bad input before anything runs
+    // An unknown family is bad input before anything runs; `check` also takes `program`, the programs golden.
+    selected(golden::corpus(), o.command == "check" ? without_programs(o.families) : o.families);
     for (const std::string& dir : o.dirs) require_utf8_path("the folder", dir);
     require_utf8_path("--out", o.out);
     require_utf8_path("--golden", o.golden);

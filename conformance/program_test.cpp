@@ -18,6 +18,7 @@
 #include "core/device.hpp"
 #include "families/program/device.hpp"
 #include "core/seed.hpp"
+#include "families/program/builders.hpp"
 #include "families/program/emit.hpp"
 #include "families/program/generate.hpp"
 #include "harness/gpu_test.hpp"
@@ -25,14 +26,8 @@
 namespace wc::program {
 namespace {
 
-Value constant(uint32_t n) { return {Source::constant, n}; }
-Value var(uint32_t n) { return {Source::var, n}; }
-Value lane() { return {Source::lane, 0}; }
-Value input(uint32_t n) { return {Source::input, n}; }
-Value loop_index(uint32_t n) { return {Source::loop_index, n}; }
-Predicate when(Compare op, Value a, Value b) { return {op, a, b}; }
-
-// Builds statements with unique ids (an arm's statements get theirs before the statement holding them).
+// Builds statements with unique ids (an arm's statements get theirs before the statement holding them);
+// the operands come from builders.hpp.
 class Builder {
  public:
   Stmt call(Op op, int dest, Value value, Value arg = constant(0), int width = 32) {

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "families/program/builders.hpp"
 #include "families/program/model.hpp"
 #include "families/reduce/model.hpp"
 
@@ -17,68 +18,7 @@ namespace {
 
 using model::LaneClass;
 
-// The builders of hand-written programs; ids are given by hand, unique in each program.
-Value constant(uint32_t n) { return {Source::constant, n}; }
-Value var(uint32_t n) { return {Source::var, n}; }
-Value lane() { return {Source::lane, 0}; }
-Value tid() { return {Source::tid, 0}; }
-
-Predicate when(Compare op, Value a, Value b) { return {op, a, b}; }
-Predicate lane_below(uint32_t n) { return when(Compare::lt, lane(), constant(n)); }
-
-Stmt collective(int id, Op op, Value value = constant(1), Value arg = constant(0), int width = 32, int dest = -1) {
-  Stmt s;
-  s.kind = Kind::collective;
-  s.id = id;
-  s.call.op = op;
-  s.call.value = value;
-  s.call.arg = arg;
-  s.call.width = width;
-  s.call.dest = dest;
-  return s;
-}
 Stmt ballot(int id) { return collective(id, Op::ballot); }
-Stmt assign(int id, int dest, Arith op, Value a, Value b) {
-  Stmt s;
-  s.kind = Kind::assign;
-  s.id = id;
-  s.assign = {dest, op, a, b};
-  return s;
-}
-Stmt branch(int id, Kind kind, Predicate cond, std::vector<Block> arms = {}) {
-  Stmt s;
-  s.kind = kind;
-  s.id = id;
-  s.cond = cond;
-  s.arms = std::move(arms);
-  return s;
-}
-Stmt if_else(int id, Predicate cond, Block then_arm, Block else_arm = {}) {
-  return branch(id, Kind::if_else, cond, {std::move(then_arm), std::move(else_arm)});
-}
-Stmt loop(int id, Value trips, Block body) {
-  Stmt s;
-  s.kind = Kind::loop;
-  s.id = id;
-  s.trips = trips;
-  s.arms = {std::move(body)};
-  return s;
-}
-Stmt switch_on(int id, Value selector, std::vector<Block> arms) {
-  Stmt s;
-  s.kind = Kind::switch_;
-  s.id = id;
-  s.selector = selector;
-  s.arms = std::move(arms);
-  return s;
-}
-Stmt call(int id, int helper) {
-  Stmt s;
-  s.kind = Kind::call;
-  s.id = id;
-  s.helper = helper;
-  return s;
-}
 
 // Thread t's input word k is 100 t + k, so v0 starts as 100 t and v1 as 100 t + 1.
 Program program(Block body, int threads = 32, std::vector<Helper> helpers = {}) {

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "families/program/builders.hpp"
 #include "families/program/generate.hpp"
 #include "families/program/program.hpp"
 #include "harness/random_check.hpp"
@@ -34,6 +35,13 @@ using program::Program;
 using program::Source;
 using program::Stmt;
 using program::Value;
+using program::branch;
+using program::collective;
+using program::constant;
+using program::if_else;
+using program::loop;
+using program::var;
+using program::when;
 
 constexpr uint64_t kSeed = 0x5EED2026;
 constexpr uint64_t kPrograms = 2000;
@@ -298,24 +306,6 @@ std::optional<std::string> partial_tile_problem(const Program& p) {
 
 // --- planted bugs: each checker fails on a program that breaks its rule --------------------------
 
-Stmt collective(Op op, int width, int id) {
-  Stmt s;
-  s.kind = Kind::collective;
-  s.id = id;
-  s.call.op = op;
-  s.call.width = width;
-  return s;
-}
-
-Stmt branch(Predicate cond, Block then_arm, int id) {
-  Stmt s;
-  s.kind = Kind::if_else;
-  s.id = id;
-  s.cond = cond;
-  s.arms = {std::move(then_arm), {}};
-  return s;
-}
-
 Program one_warp(Block body) {
   Program p;
   p.inputs.assign(static_cast<size_t>(p.threads) * program::kInputWords, 0);
@@ -327,35 +317,28 @@ const Predicate kLaneBelow3{program::Compare::lt, {Source::lane, 0}, {Source::co
 const Predicate kLaneBelow16{program::Compare::lt, {Source::lane, 0}, {Source::constant, 16}};
 
 TEST(ProgramCheckers, the_tile_walk_catches_a_tile_op_under_a_branch_that_splits_its_tiles) {
-  const Program split = one_warp({branch(kLaneBelow3, {collective(Op::tile_ballot, 4, 1)}, 0)});
+  const Program split = one_warp({if_else(0, kLaneBelow3, {collective(1, Op::tile_ballot, constant(1), constant(0), 4)})});
   EXPECT_TRUE(partial_tile_problem(split).has_value());
-  const Program whole = one_warp({branch(kLaneBelow16, {collective(Op::tile_ballot, 16, 1)}, 0)});
+  const Program whole = one_warp({if_else(0, kLaneBelow16, {collective(1, Op::tile_ballot, constant(1), constant(0), 16)})});
   EXPECT_EQ(partial_tile_problem(whole), std::nullopt);
 }
 
 TEST(ProgramCheckers, the_tile_walk_catches_a_tile_op_after_a_lane_dependent_break) {
-  Stmt leave;
-  leave.kind = Kind::break_;
-  leave.id = 3;
-  leave.cond = kLaneBelow3;
-  Stmt loop;
-  loop.kind = Kind::loop;
-  loop.id = 1;
-  loop.trips = {Source::constant, 2};
-  loop.arms = {{collective(Op::tile_any, 8, 2), leave}};
-  EXPECT_TRUE(partial_tile_problem(one_warp({loop})).has_value());
+  const Stmt leave = branch(3, Kind::break_, kLaneBelow3);
+  const Stmt tile_any = collective(2, Op::tile_any, constant(1), constant(0), 8);
+  EXPECT_TRUE(partial_tile_problem(one_warp({loop(1, constant(2), {tile_any, leave})})).has_value());
 }
 
 TEST(ProgramCheckers, the_rule_check_catches_each_broken_rule) {
   const GenerateOptions options;
-  Program p = one_warp({collective(Op::ballot, 32, 0)});
+  Program p = one_warp({collective(0, Op::ballot)});
   ASSERT_EQ(rule_problem(p, options), std::nullopt);
-  Program var_in_predicate = one_warp({branch({program::Compare::lt, {Source::var, 1}, {Source::constant, 3}}, {}, 0)});
+  Program var_in_predicate = one_warp({if_else(0, when(program::Compare::lt, var(1), constant(3)), {})});
   EXPECT_TRUE(rule_problem(var_in_predicate, options).has_value());
   Stmt stray_break;
   stray_break.kind = Kind::break_;
   EXPECT_TRUE(rule_problem(one_warp({stray_break}), options).has_value());
-  Program elect_on_80 = one_warp({collective(Op::elect, 32, 0)});
+  Program elect_on_80 = one_warp({collective(0, Op::elect)});
   EXPECT_TRUE(rule_problem(elect_on_80, GenerateOptions{80, true, 28, false}).has_value());
   Program helper_returns = p;
   Stmt ret;
@@ -364,10 +347,10 @@ TEST(ProgramCheckers, the_rule_check_catches_each_broken_rule) {
   helper_returns.helpers = {{{ret}}};
   helper_returns.body[0].id = 1;
   EXPECT_TRUE(rule_problem(helper_returns, options).has_value());
-  Program repeated_id = one_warp({collective(Op::ballot, 32, 0), collective(Op::any, 32, 0)});
+  Program repeated_id = one_warp({collective(0, Op::ballot), collective(0, Op::any)});
   EXPECT_TRUE(rule_problem(repeated_id, options).has_value());
-  Block deep = {collective(Op::ballot, 32, program::kMaxDepth + 1)};
-  for (int level = program::kMaxDepth; level >= 0; --level) deep = {branch(kLaneBelow16, deep, level)};
+  Block deep = {collective(program::kMaxDepth + 1, Op::ballot)};
+  for (int level = program::kMaxDepth; level >= 0; --level) deep = {if_else(level, kLaneBelow16, deep)};
   EXPECT_TRUE(rule_problem(one_warp(deep), options).has_value());
 }
 
@@ -514,12 +497,12 @@ TEST(ProgramText, prints_each_statement_form) {
   assign.kind = Kind::assign;
   assign.id = 0;
   assign.assign = {2, program::Arith::shl, {Source::var, 1}, {Source::lane, 0}};
-  Stmt shuffle = collective(Op::shfl_xor, 16, 2);
+  Stmt shuffle = collective(2, Op::shfl_xor, constant(1), constant(0), 16);
   shuffle.call.dest = 3;
   shuffle.call.value = {Source::input, 1};
   shuffle.call.arg = {Source::constant, 5};
   shuffle.call.violation = 4;
-  const Program p = one_warp({assign, branch(kLaneBelow16, {shuffle}, 1)});
+  const Program p = one_warp({assign, if_else(1, kLaneBelow16, {shuffle})});
   const std::string text = program::to_text(p);
   const size_t kernel = text.find("kernel:\n"), inputs = text.find("inputs");
   ASSERT_LT(kernel, inputs) << text;

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "families/program/builders.hpp"
 #include "families/program/shrink.hpp"
 #include "harness/random_check.hpp"
 
@@ -24,62 +25,18 @@ using program::Program;
 using program::Source;
 using program::Stmt;
 using program::Value;
-
-Value constant(uint32_t n) { return {Source::constant, n}; }
-Value var(uint32_t n) { return {Source::var, n}; }
-Value lane() { return {Source::lane, 0}; }
-Value input(uint32_t n) { return {Source::input, n}; }
-Value loop_index(uint32_t n) { return {Source::loop_index, n}; }
-
-Stmt assign(int id, int dest, program::Arith op, Value a, Value b) {
-  Stmt s;
-  s.kind = Kind::assign;
-  s.id = id;
-  s.assign = {dest, op, a, b};
-  return s;
-}
-Stmt collective(int id, Op op, int dest, Value value, Value arg = constant(0), int width = 32) {
-  Stmt s;
-  s.kind = Kind::collective;
-  s.id = id;
-  s.call.op = op;
-  s.call.dest = dest;
-  s.call.value = value;
-  s.call.arg = arg;
-  s.call.width = width;
-  return s;
-}
-Stmt predicated(Kind kind, int id, program::Compare op, Value a, Value b, std::vector<Block> arms = {}) {
-  Stmt s;
-  s.kind = kind;
-  s.id = id;
-  s.cond = {op, a, b};
-  s.arms = std::move(arms);
-  return s;
-}
-Stmt loop(int id, Value trips, Block body) {
-  Stmt s;
-  s.kind = Kind::loop;
-  s.id = id;
-  s.trips = trips;
-  s.arms = {std::move(body)};
-  return s;
-}
-Stmt switch_(int id, Value selector, std::vector<Block> arms) {
-  Stmt s;
-  s.kind = Kind::switch_;
-  s.id = id;
-  s.selector = selector;
-  s.arms = std::move(arms);
-  return s;
-}
-Stmt call(int id, int helper) {
-  Stmt s;
-  s.kind = Kind::call;
-  s.id = id;
-  s.helper = helper;
-  return s;
-}
+using program::assign;
+using program::branch;
+using program::call;
+using program::collective;
+using program::constant;
+using program::input;
+using program::lane;
+using program::loop;
+using program::loop_index;
+using program::switch_on;
+using program::var;
+using program::when;
 
 std::vector<uint32_t> counting_inputs(int threads) {
   std::vector<uint32_t> in(static_cast<size_t>(threads) * program::kInputWords);
@@ -96,21 +53,21 @@ Program large_program() {
   p.index = 11;
   p.threads = 64;
   p.inputs = counting_inputs(p.threads);
-  p.helpers = {{{loop(14, input(0), {collective(15, Op::shfl_xor, 1, var(2), constant(1), 16),
-                                     predicated(Kind::break_, 16, Compare::gt, lane(), constant(7))})}}};
+  p.helpers = {{{loop(14, input(0), {collective(15, Op::shfl_xor, var(2), constant(1), 16, 1),
+                                     branch(16, Kind::break_, when(Compare::gt, lane(), constant(7)))})}}};
   p.body = {
       assign(0, 0, Arith::xor_, var(1), lane()),
-      predicated(Kind::if_else, 1, Compare::lt, lane(), constant(16),
-                 {{loop(2, input(1),
-                        {collective(3, Op::ballot, 2, var(0)),
-                         switch_(4, lane(), {{collective(5, Op::any, -1, var(1))}, {call(6, 0)}})})},
-                  {collective(7, Op::match_any, 3, var(3))}}),
+      branch(1, Kind::if_else, when(Compare::lt, lane(), constant(16)),
+             {{loop(2, input(1),
+                    {collective(3, Op::ballot, var(0), constant(0), 32, 2),
+                     switch_on(4, lane(), {{collective(5, Op::any, var(1))}, {call(6, 0)}})})},
+              {collective(7, Op::match_any, var(3), constant(0), 32, 3)}}),
       loop(8, constant(3),
-           {predicated(Kind::if_else, 9, Compare::bit, input(2), constant(4),
-                       {{collective(10, Op::ballot, 4, loop_index(0), constant(0), 8)}, {}}),
-            predicated(Kind::continue_, 11, Compare::eq, lane(), constant(5))}),
-      predicated(Kind::return_, 12, Compare::eq, {Source::warp, 0}, constant(1)),
-      collective(13, Op::reduce_add, 5, var(4)),
+           {branch(9, Kind::if_else, when(Compare::bit, input(2), constant(4)),
+                   {{collective(10, Op::ballot, loop_index(0), constant(0), 8, 4)}, {}}),
+            branch(11, Kind::continue_, when(Compare::eq, lane(), constant(5)))}),
+      branch(12, Kind::return_, when(Compare::eq, {Source::warp, 0}, constant(1))),
+      collective(13, Op::reduce_add, var(4), constant(0), 32, 5),
   };
   return p;
 }
@@ -320,10 +277,10 @@ TEST(ProgramShrink, the_candidate_checker_catches_a_candidate_that_is_not_smalle
   const Program p = large_program();
   EXPECT_NE(candidates_problem(p, {p}).find("not less than"), std::string::npos);
   Program broken = p;
-  broken.body.push_back(predicated(Kind::break_, 99, program::Compare::lt, lane(), constant(3)));
+  broken.body.push_back(branch(99, Kind::break_, when(program::Compare::lt, lane(), constant(3))));
   EXPECT_NE(candidates_problem(p, {broken}).find("leaves no loop"), std::string::npos);
   Program duplicate = p;
-  duplicate.body.push_back(collective(3, Op::all, -1, var(0)));
+  duplicate.body.push_back(collective(3, Op::all, var(0)));
   EXPECT_NE(shape_problem(duplicate).find("id 3 twice"), std::string::npos);
 }
 
@@ -337,7 +294,7 @@ TEST(ProgramShrink, a_ballot_inside_a_loop_shrinks_to_one_loop_holding_one_plain
   want.index = 11;
   want.threads = 1;
   want.inputs = {0, 0, 0, 0};
-  want.body = {loop(8, constant(0), {collective(10, Op::ballot, -1, constant(0))})};
+  want.body = {loop(8, constant(0), {collective(10, Op::ballot, constant(0))})};
   EXPECT_EQ(outline(shrunk.minimal), outline(want));
   EXPECT_FALSE(shrunk.stopped_by_limit);
   EXPECT_GT(shrunk.rounds, 10);
@@ -379,12 +336,12 @@ TEST(ProgramShrink, flattening_a_loop_reads_its_index_as_the_first_iteration) {
   Program p;
   p.threads = 1;
   p.inputs = {0, 0, 0, 0};
-  p.body = {loop(0, constant(2), {loop(1, loop_index(0), {collective(2, Op::shfl, 0, loop_index(1), loop_index(0))})})};
+  p.body = {loop(0, constant(2), {loop(1, loop_index(0), {collective(2, Op::shfl, loop_index(1), loop_index(0), 32, 0)})})};
   const std::vector<Program> candidates = program::shrink_candidates(p);
   Program outer_gone = p;
-  outer_gone.body = {loop(1, constant(0), {collective(2, Op::shfl, 0, constant(0), loop_index(0))})};
+  outer_gone.body = {loop(1, constant(0), {collective(2, Op::shfl, constant(0), loop_index(0), 32, 0)})};
   Program inner_gone = p;
-  inner_gone.body = {loop(0, constant(2), {collective(2, Op::shfl, 0, loop_index(0), constant(0))})};
+  inner_gone.body = {loop(0, constant(2), {collective(2, Op::shfl, loop_index(0), constant(0), 32, 0)})};
   std::set<std::string> texts;
   for (const Program& c : candidates) texts.insert(outline(c));
   EXPECT_EQ(texts.count(outline(outer_gone)), 1u);

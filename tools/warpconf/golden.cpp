@@ -395,13 +395,15 @@ int check(const GoldenOptions& o, std::ostream& out) {
     out << "warpconf golden check: not recorded: no golden folder under " << check::golden_root() << "\n";
     return kNotRecorded;
   }
-  const std::vector<CorpusFamily> all = selected(golden::corpus(), o.families);
+  // Built once: a corpus is every family's sweeps, and each golden file's name is checked against it.
+  const std::vector<CorpusFamily> corpus = golden::corpus();
+  const std::vector<CorpusFamily> all = selected(corpus, o.families);
   Tally tally;
   for (const std::string& dir : dirs) {
     if (!fs::is_directory(dir)) throw UsageError("no such folder " + dir);
     const std::map<std::string, std::string> files = o.dirs.empty() ? golden_files(dir) : named_golden_files(dir);
     for (const auto& [name, path] : files)
-      if (find_family(golden::corpus(), name) == nullptr) throw UsageError(path + ": no family " + name + " in the corpus");
+      if (find_family(corpus, name) == nullptr) throw UsageError(path + ": no family " + name + " in the corpus");
     for (const CorpusFamily& family : all) {
       const auto file = files.find(family.name);
       if (file == files.end()) {

@@ -23,6 +23,10 @@
 
 #include "fuzz_target.hpp"
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace {
 
 // The input being run, for the crash handler: written with write(2), which a signal handler may call.
@@ -34,6 +38,16 @@ extern "C" void report_crash(int signal_number) {
   ignored = write(2, current_description.data(), current_description.size());
   std::signal(signal_number, SIG_DFL);
   std::raise(signal_number);
+}
+
+// Under ASan's detect_stack_use_after_return, a rejected input's exception leaves the fake frames it
+// unwound marked in use, and ASan reclaims only those below the first function entry after a throw;
+// over thousands of inputs the fake stack fills and every entry scans it (report_reader's replay:
+// 60 s, 22 s with this). Called between inputs, where every frame below main's is dead.
+void release_unwound_fake_frames() {
+#if defined(__SANITIZE_ADDRESS__)
+  __asan_handle_no_return();
+#endif
 }
 
 std::vector<std::string> split_lines(const std::string& text) {
@@ -178,6 +192,7 @@ int main(int argc, char** argv) {
       if (failed || (only >= 0 && this_number != only)) return;
       current_description = "input " + std::to_string(this_number) + " (" + path.filename().string() + ": " + description +
                             "); alone: " + argv[0] + folders + " --only " + std::to_string(this_number) + "\n";
+      release_unwound_fake_frames();
       try {
         LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(input.data()), input.size());
       } catch (const std::exception& e) {

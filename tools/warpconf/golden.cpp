@@ -435,8 +435,10 @@ int check(const GoldenOptions& o, std::ostream& out) {
   }
   const std::vector<std::string> families = without_programs(o.families);
   const bool programs_by_name = families.size() < o.families.size();
+  // Built once: a corpus is every family's sweeps, and each golden file's name is checked against it.
+  const std::vector<CorpusFamily> corpus = golden::corpus();
   const std::vector<CorpusFamily> all =
-      programs_by_name && families.empty() ? std::vector<CorpusFamily>{} : selected(golden::corpus(), families);
+      programs_by_name && families.empty() ? std::vector<CorpusFamily>{} : selected(corpus, families);
   Tally tally;
   for (const std::string& dir : dirs) {
     if (!fs::is_directory(dir)) throw UsageError("no such folder " + dir);
@@ -446,7 +448,7 @@ int check(const GoldenOptions& o, std::ostream& out) {
     const std::map<std::string, std::string> files =
         o.dirs.empty() || only_programs ? golden_files(dir) : named_golden_files(dir);
     for (const auto& [name, path] : files)
-      if (find_family(golden::corpus(), name) == nullptr) throw UsageError(path + ": no family " + name + " in the corpus");
+      if (find_family(corpus, name) == nullptr) throw UsageError(path + ": no family " + name + " in the corpus");
     for (const CorpusFamily& family : all) {
       const auto file = files.find(family.name);
       if (file == files.end()) {

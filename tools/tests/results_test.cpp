@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/numbers.hpp"
+#include "core/records.hpp"
 #include "warpconf/results.hpp"
 
 namespace wc {
@@ -85,6 +86,29 @@ TEST(ResultsTool, reads_golden_and_contract_records_as_they_are_written) {
   const cli::ResultsSummary s = cli::summarize_results(in, "f");
   EXPECT_EQ(s.total.records, 2u);
   EXPECT_EQ(s.total.verdicts.at("conformance-failure"), 1u);
+}
+
+// A check record as the suite's writer makes it, with a family's own fields (the program family's),
+// reads back; a family field that would replace one of the suite's is refused where it is written.
+TEST(ResultsTool, reads_a_check_record_from_the_writer_with_family_fields) {
+  check::CheckInfo info;
+  info.family = "program";
+  info.intrinsic = "random programs";
+  info.seed = 0x77617270636f6e66ull;
+  info.extra = {{"first_index", 0}, {"count", 2000}, {"path", "sass"}, {"failure_hashes", nlohmann::json::array()},
+                {"trapped", 0}, {"not_supported", 0}, {"coverage", "programs 2,000"}};
+  nlohmann::json record = check::check_record(info, check::Verdict::pass);
+  record["cases"] = 2000;
+  record["lanes"] = {{"defined", 10}, {"ptx-defined", 0}, {"undefined", 0}, {"not-called", 0}};
+  record["mismatches"] = {{"defined", 0}, {"ptx-defined", 0}, {"undefined", 0}, {"not-called", 0}};
+  record["known_deviations"] = nlohmann::json::array();
+  EXPECT_EQ(record["seed"], "0x77617270636f6e66");
+  std::istringstream in(record.dump() + "\n");
+  const cli::ResultsSummary s = cli::summarize_results(in, "f");
+  EXPECT_EQ(s.families.at("program").cases, 2000u);
+
+  info.extra["seed"] = 0x77617270636f6e66ull;  // the number the program family once wrote over the suite's text
+  EXPECT_THROW(check::check_record(info, check::Verdict::pass), std::logic_error);
 }
 
 // A member of another type, or a number out of range, is named with its line; none aborted warpconf.

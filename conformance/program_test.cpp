@@ -22,6 +22,7 @@
 #include "families/program/emit.hpp"
 #include "families/program/generate.hpp"
 #include "harness/gpu_test.hpp"
+#include "harness/scratch_dir.hpp"
 
 namespace wc::program {
 namespace {
@@ -273,7 +274,7 @@ TEST(ProgramStandalone, compiles_with_nvcc_alone) {
   const std::string nvcc = find_nvcc();
   if (nvcc.empty()) GTEST_SKIP() << "no nvcc on PATH or in /usr/local/cuda/bin: the standalone source cannot be compiled here";
   const Program p = every_op(3);
-  const std::string dir = ::testing::TempDir();
+  const std::string dir = harness::fresh_test_dir("program").string();
   const std::string file = dir + "/" + kernel_name(p) + ".cu";
   std::ofstream(file) << standalone_source(p, {MiscompileKind::merge, miscompile_sites(p, MiscompileKind::merge).at(0)});
   const std::string command = nvcc + " -arch=sm_90 -o " + dir + "/" + kernel_name(p) + " " + file + " 2>&1";

@@ -14,6 +14,7 @@
 #include "core/known_deviations.hpp"
 #include "formats/golden.hpp"
 #include "formats/programs.hpp"
+#include "harness/scratch_dir.hpp"
 #include "warpconf/cli.hpp"
 
 namespace wc {
@@ -37,9 +38,7 @@ Outcome run_cli(const std::vector<std::string>& args) {
 class GoldenCheck : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) / ("golden-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = harness::fresh_test_dir("golden");
     fs::copy_file(committed("deviations.txt"), dir_ / "deviations.txt");
     setenv("WARPCONF_RESULTS", (dir_ / "results.jsonl").c_str(), 1);
   }

@@ -22,6 +22,7 @@
 #include "core/perf/sass.hpp"
 #include "core/perf/stats.hpp"
 #include "formats/perf.hpp"
+#include "harness/scratch_dir.hpp"
 #include "warpconf/cli.hpp"
 #include "warpconf/perf.hpp"
 
@@ -250,9 +251,7 @@ CliRun run_cli(const std::vector<std::string>& args) {
 class PerfCommand : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) / ("perf-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = harness::fresh_test_dir("perf");
     setenv("WARPCONF_RESULTS", (dir_ / "results.jsonl").c_str(), 1);
     setenv("WARPCONF_GOLDEN_DIR", (dir_ / "golden").c_str(), 1);
   }

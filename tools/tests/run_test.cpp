@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "harness/scratch_dir.hpp"
 #include "warpconf/health.hpp"
 #include "warpconf/report.hpp"
 #include "warpconf/report_inputs.hpp"
@@ -66,8 +67,7 @@ std::string command_line(pid_t pid) {
 class WarpconfRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) / ("run-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
+    dir_ = harness::fresh_test_dir("run");
     fs::create_directories(dir_ / "build");
     std::ofstream(dir_ / "build" / "CMakeCache.txt") << "CMAKE_CTEST_COMMAND:INTERNAL=" << WARPCONF_CTEST << "\n";
   }

@@ -100,6 +100,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   ProbeOptions probe;
   probe_cmd->add_option("--timeout", probe.timeout_s, "seconds per child before it is killed as hung (default 20)");
   probe_cmd->add_option("--batch", probe.batch, "probes per child (default 32)");
+  probe_cmd->add_option("--jobs", probe.jobs,
+                        "children at once (default 1); a machine busier than its cores can push a slow child past --timeout");
   probe_cmd->add_option("--out", probe.out, "the contracts file to write (default golden/pending/sm_XX/contracts.txt)");
   std::vector<std::string_view> probed;
   for (const gpu::ProbeCase& c : families::probe_cases())

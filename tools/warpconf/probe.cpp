@@ -37,6 +37,7 @@ constexpr int kSkipped = 77;
 constexpr double kMostTimeout = 86400;
 constexpr double kJitWarmUpLimit = 900;  // the driver JIT-compiling every probe kernel once
 constexpr size_t kMostBatch = 100000;
+constexpr size_t kMostJobs = 1024;
 
 // A path whose binaries are not built, or a path's warpconf that failed: exit status 1, one line.
 class PathFailure : public std::runtime_error {
@@ -221,7 +222,8 @@ std::string number_text(double value) {
 std::vector<golden::ContractLine> probe_elsewhere(const ProbeOptions& o, const CodePath& p, const fs::path& binary,
                                                   const std::string& part, const std::string& verify, std::ostream& out) {
   std::vector<std::string> argv = {binary.string(), "probe", "--path", std::string(p.name), "--timeout",
-                                   number_text(o.timeout_s), "--batch", std::to_string(o.batch), "--out", part};
+                                   number_text(o.timeout_s), "--batch", std::to_string(o.batch), "--jobs",
+                                   std::to_string(o.jobs), "--out", part};
   for (const std::string& f : o.families) argv.insert(argv.end(), {"--family", f});
   if (!verify.empty()) argv.insert(argv.end(), {"--verify", verify});
   out << "warpconf probe --path " << p.name << ": running " << binary.string() << "\n";
@@ -354,6 +356,7 @@ std::vector<golden::ContractLine> probe_here(const ProbeOptions& o, const CodePa
   isolation::Limits limits;
   limits.timeout_s = o.timeout_s + jit_seconds;
   limits.batch_size = o.batch;
+  limits.parallel = o.jobs;
   std::vector<size_t> ids(cases.size());
   for (size_t i = 0; i < ids.size(); ++i) ids[i] = i;
   size_t children = 0;
@@ -449,6 +452,7 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
       throw UsageError("--timeout must be above 0 and at most " + std::to_string(static_cast<int>(kMostTimeout)) + " s");
     if (o.batch == 0 || o.batch > kMostBatch)
       throw UsageError("--batch must be from 1 to " + std::to_string(kMostBatch));
+    if (o.jobs == 0 || o.jobs > kMostJobs) throw UsageError("--jobs must be from 1 to " + std::to_string(kMostJobs));
     require_utf8_path("--out", o.out);
     if (o.verify) require_utf8_path("--verify", *o.verify);
     std::vector<gpu::ProbeCase> cases;
@@ -495,7 +499,8 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
       return kSkipped;
     }
     out << "probing " << fp->header.device << " (" << fp->architecture << ", driver " << fp->header.driver << "): "
-        << cases.size() << " probes on " << path_names << ", " << o.batch << " per child, " << o.timeout_s << " s per child\n";
+        << cases.size() << " probes on " << path_names << ", " << o.batch << " per child, " << o.timeout_s << " s per child, "
+        << o.jobs << " at once\n";
 
     const std::string path = o.out.empty() ? check::golden_root() + "/pending/" + fp->architecture + "/contracts.txt" : o.out;
     if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());

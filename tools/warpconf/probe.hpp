@@ -18,6 +18,7 @@ namespace wc::cli {
 struct ProbeOptions {
   double timeout_s = 20;              // per child
   size_t batch = 32;                  // probes per child
+  size_t jobs = 1;                    // children at once (a busy machine can push a slow child past its timeout)
   std::string out;                    // the contracts file to write (default golden/pending/<arch>/contracts.txt)
   std::vector<std::string> families;  // only these families (default: all)
   std::vector<std::string> paths;     // the code paths, or "all" (default: this process's, environment::code_path())

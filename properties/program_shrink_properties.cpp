@@ -4,8 +4,10 @@
 // a Draw, so that these tests need no other part of the family.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "families/program/builders.hpp"
@@ -313,6 +315,24 @@ TEST(ProgramShrink, passes_every_candidate_of_a_round_in_one_call) {
       60);
   EXPECT_EQ(calls, static_cast<size_t>(shrunk.rounds));
   EXPECT_EQ(candidates, shrunk.candidates);
+}
+
+// Waves of four, least measure first: the same minimal program as one call per step, each call of at
+// most four candidates, and fewer candidates run (a step stops at its first wave with a failure).
+TEST(ProgramShrink, waves_pick_what_one_call_per_step_picks_and_run_fewer_candidates) {
+  const program::ShrinkResult whole = program::shrink(large_program(), ballot_in_loop_fails, 60);
+  size_t largest_call = 0;
+  const program::ShrinkResult waves = program::shrink(
+      large_program(),
+      [&](const std::vector<Program>& wave) {
+        largest_call = std::max(largest_call, wave.size());
+        return ballot_in_loop_fails(wave);
+      },
+      60, 4);
+  EXPECT_EQ(outline(waves.minimal), outline(whole.minimal));
+  EXPECT_EQ(largest_call, 4u);
+  EXPECT_LT(waves.candidates, whole.candidates);
+  EXPECT_THROW(program::shrink(large_program(), ballot_in_loop_fails, 60, 0), std::invalid_argument);
 }
 
 TEST(ProgramShrink, the_time_limit_stops_it_and_says_so) {

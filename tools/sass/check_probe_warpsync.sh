@@ -43,8 +43,10 @@ call_sites() {
     rm -rf "$cubins"
     return 1
   fi
+  local count=0
   for cubin in "$cubins"/*; do
     [ -f "$cubin" ] || continue
+    count=$((count + 1))
     flags=$(readelf -hW "$cubin" 2>/dev/null | awk '/^ *Flags:/ { print $2 }')
     case $flags in
       0x*) ;;
@@ -61,9 +63,13 @@ call_sites() {
         for (i = 3; i <= NF; ++i) if ($i == "+") print "call-site", arch, caller, $(i - 1)
       }'
   done
+  echo "cubins $count"
   rm -rf "$cubins"
 }
 sites=$(call_sites) || exit $?
+cubin_count=$(sed -n 's/^cubins //p' <<<"$sites")
+sites=$(grep -v '^cubins ' <<<"$sites" || true)
+site_count=$(grep -c . <<<"$sites" || true)
 
 # "<verdict> <arch> <mangled kernel> <evidence>" for every trap_shape_kernel: kept (evidence WARPSYNC
 # or call-to-NAME), dropped, or no-call (a __trap() and neither).
@@ -87,7 +93,9 @@ verdicts=$({ [ -z "$sites" ] || printf '%s\n' "$sites"; "$cuobjdump" -sass "$bin
   /S2R R[0-9]+, SR_LMEMHIOFF/ { stack_check = 1 }
   /BPT\.TRAP/ { if (stack_check) stack_check = 0; else trap[fn] = 1 }
   /[ \t}](@!?U?P[0-9T] )?CALL\./ && match($0, /`\([^)]*\)/) { add_call(fn, arch " " substr($0, RSTART + 2, RLENGTH - 3)) }
+  /[ \t}](@!?U?P[0-9T] )?CALL\.ABS\.NOINC 0x0 / { ++relocated_calls }
   END {
+    print "relocated-calls", relocated_calls + 0
     for (f in names) {
       split(f, part, " ")
       if (wrapper(part[2]) != "") needed[f] = "call-to-" wrapper(part[2])
@@ -123,6 +131,15 @@ verdicts=$({ [ -z "$sites" ] || printf '%s\n' "$sites"; "$cuobjdump" -sass "$bin
       print (evidence != "" ? "kept" : (f in trap) ? "no-call" : "dropped"), f, evidence
     }
   }' | sort) || exit 1
+relocated_calls=$(sed -n 's/^relocated-calls //p' <<<"$verdicts")
+verdicts=$(grep -v '^relocated-calls ' <<<"$verdicts" || true)
+# -G's calls name their targets only in the relocations: a listing with such calls and no call site read
+# would pass no kernel for want of evidence, so it is an error of the check, named as one.
+if [ "$relocated_calls" -gt 0 ] && [ "$site_count" -eq 0 ]; then
+  echo "the SASS of $binary holds $relocated_calls calls whose targets only the relocations name, but no call site" \
+       "was read from the $cubin_count cubins that cuobjdump -xelf all extracted (readelf -rW: $(readelf --version | head -1))" >&2
+  exit 1
+fi
 if [ -z "$verdicts" ]; then
   echo "no trap_shape_kernel found in $binary" >&2
   exit 1
@@ -145,7 +162,7 @@ while read -r verdict arch mangled evidence; do
   esac
 done <<<"$verdicts"
 for evidence in "${!kept_by[@]}"; do echo "kept by $evidence: ${kept_by[$evidence]}"; done | sort
-echo "trap-shape probe kernels in $binary: $checked checked, $dropped without a WARPSYNC or the call it needs, $listed listed without their call"
+echo "trap-shape probe kernels in $binary: $checked checked, $dropped without a WARPSYNC or the call it needs, $listed listed without their call ($site_count call sites read from $cubin_count cubins)"
 if [ "$expect_none" = 1 ]; then
   [ "$dropped" -gt 0 ]
 else

@@ -26,7 +26,7 @@ case $case_name in
     lines=("no WARPSYNC (sm_90), nor the call it needs: void wc::gpu::trap_shape_kernel<3>") ;;
   debug_without_relocations)
     builds=() listing=debug flag="" status=1
-    lines=(": 3 checked, 3 without a WARPSYNC or the call it needs, 0 listed without their call") ;;
+    lines=("holds 8 calls whose targets only the relocations name, but no call site was read from the 0 cubins") ;;
   o3_dropped)
     builds=("-:kShfl") listing=o3 flag=--expect-none status=0
     lines=("no WARPSYNC (sm_90), nor the call it needs: void wc::gpu::trap_shape_kernel<1>") ;;

@@ -56,11 +56,15 @@ call_sites() {
       /^Relocation section/ {
         caller = $3
         gsub(/'\''/, "", caller)
-        if (!sub(/^\.rela\.text\./, "", caller)) caller = ""
+        if (!sub(/^\.rela?\.text\./, "", caller)) caller = ""
         next
       }
+      # The callee follows the third 16-digit word (offset, info, symbol value), whatever readelf
+      # prints as the type and whether an addend follows (.rela) or not (.rel).
       caller != "" && substr($2, length($2) - 7) == "0000004b" {
-        for (i = 3; i <= NF; ++i) if ($i == "+") print "call-site", arch, caller, $(i - 1)
+        words = 0
+        for (i = 1; i < NF; ++i)
+          if (length($i) == 16 && $i ~ /^[0-9a-f]+$/ && ++words == 3) { print "call-site", arch, caller, $(i + 1); break }
       }'
   done
   echo "cubins $count"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds warpconf and runs everything this machine can: the model, tool and harness tests for real,
-# the GPU tests as Skipped where there is no GPU. Two builds: the ci preset (sm_75 code and
-# compute_75 PTX, warnings as errors) and the asan preset: the model preset's build without a CUDA
-# toolkit, under AddressSanitizer and UndefinedBehaviorSanitizer, which stands in for the model
-# preset here to keep CI short. The asan preset alone builds the fuzz targets: it replays each
+# the GPU tests as Skipped where there is no GPU. Two builds: the ci preset (compute_75 PTX alone,
+# the tests' own sources at -O1, warnings as errors) and the asan preset: the model preset's build
+# without a CUDA toolkit, under AddressSanitizer and UndefinedBehaviorSanitizer, which stands in for
+# the model preset here to keep CI short. The asan preset alone builds the fuzz targets: it replays each
 # reader's seeds and their mutations, and where clang is installed runs its libFuzzer target for a
 # few seconds. This is what CI runs. It installs
 # what the build lacks first, clang and Slurm included (tools/setup.sh --selftest), or stops with one

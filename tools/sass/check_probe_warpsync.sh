@@ -13,16 +13,25 @@
 # stack check that -G puts at each function's start (S2R SR_LMEMHIOFF, then BPT.TRAP) is not such a
 # trap. The mask's own full-mask ballot can supply the WARPSYNC, so the check is necessary, not
 # sufficient (docs/contracts.md).
-# Usage: check_probe_warpsync.sh [--expect-none] CUOBJDUMP BINARY TARGET
+# Usage: check_probe_warpsync.sh [--expect-none] [--cubins-from LIST] CUOBJDUMP BINARY TARGET
 #   TARGET: the build target that makes BINARY, named where BINARY is not built.
 #   --expect-none: succeed only if the check finds kernels without a WARPSYNC (the sass path's own
 #   build, nvcc -O3, where ptxas drops it: to show the check catches them).
-# Needs cuobjdump (-sass, and -xelf all for the cubins) and binutils' readelf.
+#   --cubins-from LIST: read the call sites from the cubins of the object files LIST names (a line
+#   each) instead of BINARY's: cuobjdump -xelf all names a cubin after its source file, so the cubins
+#   of the families' device.cu files, all alike, overwrite each other.
+# Needs cuobjdump (-sass, -lelf, and -xelf all for the cubins) and binutils' readelf.
 set -uo pipefail
-expect_none=0
-if [ "${1:-}" = "--expect-none" ]; then expect_none=1; shift; fi
+expect_none=0 cubin_list=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --expect-none) expect_none=1; shift ;;
+    --cubins-from) [ $# -ge 2 ] || break; cubin_list=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
 if [ $# -ne 3 ]; then
-  echo "usage: check_probe_warpsync.sh [--expect-none] CUOBJDUMP BINARY TARGET" >&2
+  echo "usage: check_probe_warpsync.sh [--expect-none] [--cubins-from LIST] CUOBJDUMP BINARY TARGET" >&2
   exit 2
 fi
 cuobjdump=$(realpath -m "$1") binary=$(realpath -m "$2") target=$3
@@ -32,25 +41,38 @@ command -v readelf >/dev/null || skip "readelf not found; binutils ships it"
 [ -e "$binary" ] || skip "$binary is not built: cmake --build <build> --target $target builds it"
 demangle() { if command -v c++filt >/dev/null; then c++filt; else cat; fi; }
 
-# "call-site ARCH CALLER CALLEE" for each call site (relocation type 0x4b) of every cubin in BINARY;
-# the cubin's architecture is byte 1 of its ELF flags (CUDA 13's ELF ABI 8). A cubin that readelf
-# cannot read is bad input: exit status 2.
+# "call-site ARCH CALLER CALLEE" for each call site (relocation type 0x4b) of every cubin in BINARY,
+# or in the objects of --cubins-from, each extracted into a folder of its own; then "cubins N" and
+# "overwritten N" (the cubins that cuobjdump -lelf lists in BINARY less those -xelf all left). The
+# cubin's architecture is byte 1 of its ELF flags (CUDA 13's ELF ABI 8). A cubin that readelf cannot
+# read is bad input: exit status 2.
 call_sites() {
-  local cubins cubin flags
+  local cubins cubin flags source sources=() listed overwritten=0
   cubins=$(mktemp -d) || return 1
-  if ! (cd "$cubins" && "$cuobjdump" -xelf all "$binary" >/dev/null); then
-    echo "cuobjdump -xelf all $binary failed" >&2
-    rm -rf "$cubins"
-    return 1
+  if [ -n "$cubin_list" ]; then
+    mapfile -t sources < <(grep . "$cubin_list") || { echo "cannot read $cubin_list" >&2; rm -rf "$cubins"; return 2; }
+    [ ${#sources[@]} -gt 0 ] || { echo "$cubin_list names no object file" >&2; rm -rf "$cubins"; return 2; }
+  else
+    sources=("$binary")
   fi
+  local n=0
+  for source in "${sources[@]}"; do
+    n=$((n + 1))
+    mkdir "$cubins/$n" || return 1
+    if ! (cd "$cubins/$n" && "$cuobjdump" -xelf all "$source" >/dev/null); then
+      echo "cuobjdump -xelf all $source failed" >&2
+      rm -rf "$cubins"
+      return 1
+    fi
+  done
   local count=0
-  for cubin in "$cubins"/*; do
+  for cubin in "$cubins"/*/*; do
     [ -f "$cubin" ] || continue
     count=$((count + 1))
     flags=$(readelf -hW "$cubin" 2>/dev/null | awk '/^ *Flags:/ { print $2 }')
     case $flags in
       0x*) ;;
-      *) echo "$(basename "$cubin") from $binary is not an ELF file that readelf can read" >&2; rm -rf "$cubins"; return 2 ;;
+      *) echo "$(basename "$cubin") from ${sources[$(( $(basename "$(dirname "$cubin")") - 1 ))]} is not an ELF file that readelf can read" >&2; rm -rf "$cubins"; return 2 ;;
     esac
     readelf -rW "$cubin" | awk -v arch="sm_$(((flags >> 8) & 0xff))" '
       /^Relocation section/ {
@@ -67,12 +89,18 @@ call_sites() {
           if (length($i) == 16 && $i ~ /^[0-9a-f]+$/ && ++words == 3) { print "call-site", arch, caller, $(i + 1); break }
       }'
   done
+  if [ -z "$cubin_list" ]; then
+    listed=$("$cuobjdump" -lelf "$binary" 2>/dev/null | grep -c '^ELF file')
+    [ "$listed" -gt "$count" ] && overwritten=$((listed - count))
+  fi
   echo "cubins $count"
+  echo "overwritten $overwritten"
   rm -rf "$cubins"
 }
 sites=$(call_sites) || exit $?
 cubin_count=$(sed -n 's/^cubins //p' <<<"$sites")
-sites=$(grep -v '^cubins ' <<<"$sites" || true)
+overwritten=$(sed -n 's/^overwritten //p' <<<"$sites")
+sites=$(grep -v '^cubins \|^overwritten ' <<<"$sites" || true)
 site_count=$(grep -c . <<<"$sites" || true)
 
 # "<verdict> <arch> <mangled kernel> <evidence>" for every trap_shape_kernel: kept (evidence WARPSYNC
@@ -142,6 +170,13 @@ verdicts=$(grep -v '^relocated-calls ' <<<"$verdicts" || true)
 if [ "$relocated_calls" -gt 0 ] && [ "$site_count" -eq 0 ]; then
   echo "the SASS of $binary holds $relocated_calls calls whose targets only the relocations name, but no call site" \
        "was read from the $cubin_count cubins that cuobjdump -xelf all extracted (readelf -rW: $(readelf --version | head -1))" >&2
+  exit 1
+fi
+# Nor may it read the call sites of some cubins alone, which would fail kernels for want of evidence.
+if [ "$relocated_calls" -gt 0 ] && [ "$overwritten" -gt 0 ]; then
+  echo "the SASS of $binary holds $relocated_calls calls whose targets only the relocations name, but $overwritten of its" \
+       "cubins were overwritten by others of the same name when cuobjdump -xelf all extracted them: name their objects" \
+       "with --cubins-from" >&2
   exit 1
 fi
 if [ -z "$verdicts" ]; then

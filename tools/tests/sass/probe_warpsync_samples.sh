@@ -24,6 +24,14 @@ case $case_name in
   debug_mask_ballot_alone)
     builds=("-G:kNone") listing=debug_mask_only flag="" status=1
     lines=("no WARPSYNC (sm_90), nor the call it needs: void wc::gpu::trap_shape_kernel<3>") ;;
+  debug_cubins_overwritten)
+    builds=("-G:kShfl" "-G:kElect") listing=debug flag="" status=1 overwritten=device.sm_90.cubin
+    lines=("but 1 of its cubins were overwritten by others of the same name") ;;
+  debug_cubins_from_objects)
+    builds=("-G:kShfl" "-G:kElect" "-G:kTrap") listing=debug flag=--cubins-from status=0 overwritten=device.sm_90.cubin
+    lines=("kept (sm_90) by call to __shfl_sync: void wc::gpu::trap_shape_kernel<1>"
+           "kept (sm_90) by call to elect.sync: void wc::gpu::trap_shape_kernel<2>"
+           ": 2 checked, 0 without a WARPSYNC or the call it needs, 1 listed without their call (8 call sites read from 3 cubins)") ;;
   debug_without_relocations)
     builds=() listing=debug flag="" status=1
     lines=("holds 8 calls whose targets only the relocations name, but no call site was read from the 0 cubins") ;;
@@ -44,6 +52,7 @@ esac
 
 rm -rf "$work" && mkdir -p "$work" || exit 1
 cp "$here/probe_warpsync_$listing.sass" "$work/listing.sass" || exit 1
+[ -n "${overwritten:-}" ] && echo "$overwritten" >"$work/overwritten"
 for build in "${builds[@]}"; do
   if [ "$build" = garbage ]; then
     echo "not a cubin" >"$work/garbage.cubin"
@@ -54,8 +63,15 @@ for build in "${builds[@]}"; do
   "$nvcc" -arch=sm_90 -cubin ${option:+"$option"} -DSAMPLE_CALL="wc::gpu::$call" -o "$work/sample_$call.cubin" \
     "$here/trap_shape_sample.cu" || { echo "nvcc could not build the $build sample" >&2; exit 1; }
 done
+# --cubins-from: each cubin in a folder of its own, as each object file holds its own, and their list.
+if [ "$flag" = --cubins-from ]; then
+  for cubin in "$work"/*.cubin; do
+    mkdir "${cubin%.cubin}" && mv "$cubin" "${cubin%.cubin}/" && echo "${cubin%.cubin}" >>"$work/objects.txt" || exit 1
+  done
+  flag="--cubins-from $work/objects.txt"
+fi
 
-output=$("$here/../../sass/check_probe_warpsync.sh" ${flag:+"$flag"} "$here/fake_cuobjdump.sh" "$work" none 2>&1)
+output=$("$here/../../sass/check_probe_warpsync.sh" $flag "$here/fake_cuobjdump.sh" "$work" none 2>&1)
 got=$?
 echo "$output"
 [ "$got" -eq 77 ] && exit 77  # the check's skip (no readelf) stays a skip

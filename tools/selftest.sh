@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds warpconf and runs everything this machine can: the model, tool and harness tests for real,
 # the GPU tests as Skipped where there is no GPU. Two builds: the ci preset (compute_75 PTX alone,
-# unoptimised; the host side of .cu files and the tests' own sources at -O1; warnings as errors) and the asan preset: the model preset's build
+# unoptimised; the C++ at -O1; warnings as errors) and the asan preset: the model preset's build
 # without a CUDA toolkit, under AddressSanitizer and UndefinedBehaviorSanitizer, which stands in for
 # the model preset here to keep CI short. The asan preset alone builds the fuzz targets: it replays each
 # reader's seeds and their mutations, and where clang is installed runs its libFuzzer target for a

@@ -110,6 +110,23 @@ TEST(Report, keeps_a_column_per_device_fingerprint) {
   EXPECT_EQ(cli::summary_line(r).rfind("Tesla T4, NVIDIA H100 80GB HBM3; ", 0), 0u) << cli::summary_line(r);
 }
 
+TEST(Report, puts_a_check_of_code_compiled_at_run_time_under_its_own_code_path) {
+  const fs::path dir = fresh_dir("run-time-code-path");
+  std::ifstream in(kData + "/h100/results.jsonl");
+  std::string device_line, check_line;
+  ASSERT_TRUE(std::getline(in, device_line) && std::getline(in, check_line));
+  nlohmann::json on_debug = nlohmann::json::parse(check_line);
+  on_debug["code_path"] = "sass-debug";  // as a program compiled with -G by NVRTC in a sass process
+  std::ofstream(dir / "results.jsonl") << device_line << "\n" << check_line << "\n" << on_debug.dump() << "\n";
+  const cli::Report r = cli::report_from_results(dir.string(), {});
+  const std::string debug = "GPU-5e3a9c1d-7b2f-4c1e-9a0b-1f2e3d4c5b6a 580.159.04 nvcc 13.0.88 sass-debug sass";
+  ASSERT_EQ(r.devices.size(), 2u);
+  EXPECT_EQ(r.devices.at(debug).code_path, "sass-debug");
+  EXPECT_EQ(r.devices.at(debug).name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(cell(r, kH100, "shuffle", "__shfl_sync", "int", "structured (14)").sums.cases, 1000u);
+  EXPECT_EQ(cell(r, debug, "shuffle", "__shfl_sync", "int", "structured (14)").sums.cases, 1000u);
+}
+
 // A report of the records of `files` (under kData/run and kData) in one results.jsonl.
 cli::Report report_of(const std::string& name, const std::vector<std::string>& files) {
   const fs::path dir = fresh_dir(name);

@@ -164,6 +164,11 @@ int integer(const nlohmann::json& object, const char* key, int otherwise) {
   return it != object.end() && it->is_number_integer() ? it->get<int>() : otherwise;
 }
 
+// A device row is one device, driver, toolkit, code path and variant.
+std::string fingerprint_id(const Fingerprint& f) {
+  return f.uuid + " " + f.driver_release + " nvcc " + f.nvcc + " " + f.code_path + " " + f.variant;
+}
+
 Fingerprint fingerprint_of(const nlohmann::json& record, const std::string& variant) {
   const nlohmann::json& d = record["device"];
   const nlohmann::json build = record.value("build", nlohmann::json::object());
@@ -189,7 +194,7 @@ Fingerprint fingerprint_of(const nlohmann::json& record, const std::string& vari
   f.binary_version = integer(build, "binary_version", 0);
   // Where the run does not say (perf, sanitize or the code path it asked for), the code path does.
   f.variant = !variant.empty() ? variant : f.code_path;
-  f.id = f.uuid + " " + f.driver_release + " nvcc " + f.nvcc + " " + f.code_path + " " + f.variant;
+  f.id = fingerprint_id(f);
   return f;
 }
 
@@ -293,9 +298,19 @@ void Report::merge(const Report& other) {
   tests.insert(tests.end(), other.tests.begin(), other.tests.end());
 }
 
-std::string RecordSink::device_of(int pid) {
+std::string RecordSink::device_of(int pid, const std::string& code_path) {
   const auto known = device_of_pid_.find(pid);
-  if (known != device_of_pid_.end()) return known->second;
+  if (known != device_of_pid_.end()) {
+    const Fingerprint& process = report_.devices.at(known->second);
+    if (code_path.empty() || code_path == process.code_path) return known->second;
+    // Code the process compiled at run time (random programs) ran on a path of its own: the same device and
+    // build on that path.
+    Fingerprint on_path = process;
+    on_path.code_path = code_path;
+    on_path.id = fingerprint_id(on_path);
+    report_.devices.emplace(on_path.id, on_path);
+    return on_path.id;
+  }
   Fingerprint unknown;
   unknown.id = unknown.name = "unknown";  // a record whose process wrote no device record
   report_.devices.emplace(unknown.id, unknown);
@@ -310,7 +325,7 @@ void RecordSink::add(const nlohmann::json& r) {
     device_of_pid_[pid] = f.id;
     return;
   }
-  const std::string device = device_of(pid);
+  const std::string device = device_of(pid, field_text(r, "code_path"));
   if (!field_text(r, "test").empty()) last_test_ = field_text(r, "test");
   if (r["record"] == "perf") {
     add_perf_figure(report_.perf, perf_figure_of(r, device));

@@ -167,7 +167,8 @@ class RecordSink {
 
  private:
   // The device of the last device record of process `pid`, "unknown" where it wrote none.
-  std::string device_of(int pid);
+  // The device a record of process `pid` checked, on `code_path` where it names one other than the process's.
+  std::string device_of(int pid, const std::string& code_path);
 
   Report& report_;
   std::string variant_, last_test_;

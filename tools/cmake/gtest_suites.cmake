@@ -13,11 +13,12 @@
 # racecheck and synccheck (sanitize/racecheck/KnownBadBlockOnGpu passes only when racecheck reports its
 # planted race).
 # The environment of a test on code path `path` (docs/code-paths.md): WARPCONF_CODE_PATH, which the process
-# must prove it ran, and for a JIT path the driver forced to compile the PTX, its cache off.
+# must prove it ran, and for a JIT path the driver forced to compile the PTX (into the driver's cache,
+# which `warpconf run` makes empty for each run).
 function(warpconf_path_environment out path)
   set(environment "WARPCONF_CODE_PATH=${path}")
   if(path MATCHES "^jit-")
-    string(PREPEND environment "CUDA_FORCE_PTX_JIT=1;CUDA_CACHE_DISABLE=1;")
+    string(PREPEND environment "CUDA_FORCE_PTX_JIT=1;")
   endif()
   set(${out} "${environment}" PARENT_SCOPE)
 endfunction()

@@ -238,6 +238,13 @@ TEST_F(WarpconfRun, runs_a_code_path_by_its_label) {
   EXPECT_EQ(r["devices"][0]["variant"], "jit-native");
 }
 
+TEST_F(WarpconfRun, gives_its_tests_a_jit_cache_of_its_own_and_removes_it) {
+  tests({{"jit-native/ShuffleOnGpu", "jit-native", "shuffle.jsonl", 0, "", "", "CUDA_CACHE_MAXSIZE=4294967296"}});
+  const pid_t pid = start({"--path", "jit-native"});
+  EXPECT_EQ(wait_at_most(pid, 60), 0) << output();
+  EXPECT_FALSE(fs::exists(fs::temp_directory_path() / ("warpconf-run-jit-cache-" + std::to_string(pid))));
+}
+
 TEST_F(WarpconfRun, builds_a_path_built_apart_first_and_stops_when_that_fails) {
   const std::vector<FakeTest> debug = {kShuffle, {"sass-debug/ShuffleOnGpu", "sass-debug", "shuffle.jsonl"}};
   for (const char* cmake : {"/bin/true", "/bin/false"}) {

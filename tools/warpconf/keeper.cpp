@@ -92,8 +92,8 @@ int end_everything(pid_t command) {
 }
 
 // Forwards warpconf's signals to the command's group until the command ends, warpconf says to
-// end it (SIGKILL) or warpconf is gone; then ends everything.
-int keep(pid_t command, int channel, int child_events) {
+// end it (SIGKILL) or warpconf is gone (`abandoned` then); then ends everything.
+int keep(pid_t command, int channel, int child_events, bool& abandoned) {
   for (;;) {
     pollfd fds[2] = {{channel, POLLIN, 0}, {child_events, POLLIN, 0}};
     if (::poll(fds, 2, -1) < 0) {
@@ -104,6 +104,7 @@ int keep(pid_t command, int channel, int child_events) {
       unsigned char signal = 0;
       const ssize_t n = ::recv(channel, &signal, 1, 0);
       if (n < 0 && errno == EINTR) continue;
+      abandoned = n == 0;
       if (n <= 0 || signal == SIGKILL) break;
       ::kill(-command, signal);
     }
@@ -117,7 +118,8 @@ int keep(pid_t command, int channel, int child_events) {
   return end_everything(command);
 }
 
-[[noreturn]] void keeper_main(const std::vector<std::string>& args, int output_fd, int channel) {
+[[noreturn]] void keeper_main(const std::vector<std::string>& args, int output_fd, int channel,
+                              const std::filesystem::path& abandoned_folder) {
   ::setpgid(0, 0);  // apart from warpconf's group, so that a kill of that group leaves it to clean up
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   for (const int signal : kIgnoredByKeeper) ::signal(signal, SIG_IGN);
@@ -132,7 +134,10 @@ int keep(pid_t command, int channel, int child_events) {
   ::close(output_fd);
   if (command > 0) {
     ::setpgid(command, command);  // also here, against the race with the command's own call
-    const int status = keep(command, channel, child_events);
+    bool abandoned = false;
+    const int status = keep(command, channel, child_events, abandoned);
+    std::error_code ignored;
+    if (abandoned && !abandoned_folder.empty()) std::filesystem::remove_all(abandoned_folder, ignored);
     ::send(channel, &status, sizeof status, MSG_NOSIGNAL);
     ::_exit(0);
   }
@@ -141,14 +146,14 @@ int keep(pid_t command, int channel, int child_events) {
 
 }  // namespace
 
-Keeper::Keeper(const std::vector<std::string>& argv, int output_fd) {
+Keeper::Keeper(const std::vector<std::string>& argv, int output_fd, const std::filesystem::path& abandoned_folder) {
   int channel[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0)
     throw std::runtime_error(std::string("cannot make a socket pair: ") + std::strerror(errno));
   keeper_ = ::fork();
   if (keeper_ == 0) {
     ::close(channel[0]);
-    keeper_main(argv, output_fd, channel[1]);
+    keeper_main(argv, output_fd, channel[1], abandoned_folder);
   }
   ::close(channel[1]);
   if (keeper_ < 0) {

@@ -11,6 +11,7 @@
 
 #include <sys/types.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,9 @@ namespace wc::cli {
 class Keeper {
  public:
   // Starts `argv` (searched on PATH) under a keeper, standard input /dev/null and standard output
-  // and error `output_fd`; throws std::runtime_error when it cannot.
-  Keeper(const std::vector<std::string>& argv, int output_fd);
+  // and error `output_fd`; throws std::runtime_error when it cannot. Where warpconf is gone, the keeper
+  // also removes `abandoned_folder` (the run's JIT cache), which warpconf would have removed itself.
+  Keeper(const std::vector<std::string>& argv, int output_fd, const std::filesystem::path& abandoned_folder = {});
   // Ends every process the command started and waits for them, if wait() was not called.
   ~Keeper();
   Keeper(const Keeper&) = delete;

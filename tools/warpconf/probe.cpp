@@ -22,6 +22,7 @@
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
+#include "core/temporary_folder.hpp"
 #include "families/registry.hpp"
 #include "formats/golden.hpp"
 
@@ -227,12 +228,8 @@ std::vector<golden::ContractLine> probe_elsewhere(const ProbeOptions& o, const C
   for (const std::string& f : o.families) argv.insert(argv.end(), {"--family", f});
   if (!verify.empty()) argv.insert(argv.end(), {"--verify", verify});
   out << "warpconf probe --path " << p.name << ": running " << binary.string() << "\n";
-  const fs::path jit_cache = fs::temp_directory_path() / ("warpconf-jit-cache-" + std::to_string(::getpid()) + "-" + std::string(p.name));
-  fs::remove_all(jit_cache);
-  fs::create_directories(jit_cache);
-  const int status = run_program(argv, path_environment(p, jit_cache.string()), out);
-  std::error_code ignored;
-  fs::remove_all(jit_cache, ignored);
+  const check::TemporaryFolder jit_cache("warpconf-jit-cache-" + std::string(p.name));
+  const int status = run_program(argv, path_environment(p, jit_cache.path().string()), out);
   if (status != 0)
     throw PathFailure("--path " + std::string(p.name) + ": " + binary.string() + " ended with status " + std::to_string(status));
   golden::ContractsFile file;

@@ -166,8 +166,8 @@ class RecordSink {
   std::string last_test() const { return last_test_; }
 
  private:
-  // The device of the last device record of process `pid`, "unknown" where it wrote none.
-  // The device a record of process `pid` checked, on `code_path` where it names one other than the process's.
+  // The device of the last device record of process `pid` ("unknown" where it wrote none), on `code_path`
+  // where a record names one other than the process's (code compiled at run time).
   std::string device_of(int pid, const std::string& code_path);
 
   Report& report_;

@@ -22,6 +22,7 @@
 #include "core/numbers.hpp"
 #include "core/records.hpp"
 #include "core/seed.hpp"
+#include "core/temporary_folder.hpp"
 #include "warpconf/keeper.hpp"
 #include "warpconf/report_inputs.hpp"
 #include "warpconf/resource_spec.hpp"
@@ -232,28 +233,6 @@ struct OwnedFd {
   ~OwnedFd() { close(); }
 };
 
-// The driver's JIT cache of one run, an empty folder of its own: the JIT paths' kernels are compiled by
-// the first process of the run that loads them, and no other run's or driver's output serves it (each
-// process compiling every kernel of its binary took 923 of a --path all run's 1,733 test-seconds).
-class RunJitCache {
- public:
-  RunJitCache() : folder_(fs::temp_directory_path() / ("warpconf-run-jit-cache-" + std::to_string(::getpid()))) {
-    fs::remove_all(folder_);
-    fs::create_directories(folder_);
-    ::setenv("CUDA_CACHE_PATH", folder_.c_str(), 1);
-    ::setenv("CUDA_CACHE_MAXSIZE", "4294967296", 1);  // the driver's largest: every binary's kernels fit
-  }
-  RunJitCache(const RunJitCache&) = delete;
-  RunJitCache& operator=(const RunJitCache&) = delete;
-  ~RunJitCache() {
-    std::error_code ignored;
-    fs::remove_all(folder_, ignored);
-  }
-
- private:
-  fs::path folder_;
-};
-
 class Runner {
  public:
   // A perf run's devices, and those of a run of all code paths, take their variant from the code path, so
@@ -266,7 +245,8 @@ class Runner {
   const Report& report() const { return report_; }
 
  private:
-  bool round(int number, const std::string& seed);
+  // `jit_cache`: the run's JIT cache folder, which the keeper removes should warpconf be killed.
+  bool round(int number, const std::string& seed, const fs::path& jit_cache);
   void line(const std::string& text, CtestProgress& progress, int number);
   void ingest();
   void take(const nlohmann::json& record);
@@ -321,7 +301,12 @@ int Runner::run() {
   ::setenv("WARPCONF_REQUIRE_GPU", "1", 1);
   ::setenv("WARPCONF_RESULTS", (s_.out / "results.jsonl").c_str(), 1);
   ::setenv("WARPCONF_BUDGET", options_.budget.c_str(), 1);
-  const RunJitCache jit_cache;
+  // The driver's JIT cache, empty and the run's own: the JIT paths' kernels are compiled by the first process
+  // of the run that loads them, and no other run's or driver's output serves it (each process compiling
+  // every kernel of its binary took 923 of a --path all run's 1,733 test-seconds).
+  const check::TemporaryFolder jit_cache("warpconf-run-jit-cache");
+  ::setenv("CUDA_CACHE_PATH", jit_cache.path().c_str(), 1);
+  ::setenv("CUDA_CACHE_MAXSIZE", "4294967296", 1);  // the driver's largest: every binary's kernels fit
   if (options_.strict) ::setenv("WARPCONF_PERF_STRICT", "1", 1);
   else ::unsetenv("WARPCONF_PERF_STRICT");
   if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) throw std::runtime_error("cannot make a pipe");
@@ -334,7 +319,7 @@ int Runner::run() {
     for (int number = 1;; ++number) {
       const std::string seed = soak ? check::seed_text(check::fresh_seed()) : "";
       if (soak) ::setenv("WARPCONF_SEED", seed.c_str(), 1);
-      const bool go_on = round(number, seed);
+      const bool go_on = round(number, seed, jit_cache.path());
       const double minutes = std::chrono::duration<double>(Clock::now() - start_).count() / 60;
       if (!go_on || !soak || minutes >= options_.soak_minutes || time_up()) break;
     }
@@ -359,7 +344,7 @@ int Runner::run() {
 }
 
 // One ctest run; false when the run must stop (a signal, or ctest ended abnormally).
-bool Runner::round(int number, const std::string& seed) {
+bool Runner::round(int number, const std::string& seed, const fs::path& jit_cache) {
   const fs::path dir = options_.budget == "soak" ? s_.out / ("round-" + std::to_string(number)) : s_.out;
   fs::create_directories(dir);
   log_ = std::ofstream(dir / "progress.log", std::ios::trunc);
@@ -376,7 +361,7 @@ bool Runner::round(int number, const std::string& seed) {
   if (::pipe2(pipe, O_CLOEXEC) != 0) throw std::runtime_error("cannot make a pipe");
   OwnedFd output{pipe[0]}, output_end{pipe[1]};
   // Leaving this scope in any way, by an exception too, ends every process ctest started.
-  Keeper ctest(args, output_end.fd);
+  Keeper ctest(args, output_end.fd, jit_cache);
   output_end.close();  // ctest and its tests hold it: the output ends when the last of them does
 
   CtestProgress progress;

@@ -35,6 +35,10 @@ if [ $# -ne 3 ]; then
   exit 2
 fi
 cuobjdump=$(realpath -m "$1") binary=$(realpath -m "$2") target=$3
+if [ -n "$cubin_list" ] && { [ ! -f "$cubin_list" ] || [ ! -r "$cubin_list" ]; }; then
+  echo "--cubins-from: $cubin_list is not a file that can be read" >&2
+  exit 2
+fi
 . "$(dirname "$0")/skip.sh"
 [ -x "$cuobjdump" ] || skip "cuobjdump not found ($cuobjdump); the CUDA toolkit ships it"
 command -v readelf >/dev/null || skip "readelf not found; binutils ships it"
@@ -44,13 +48,14 @@ demangle() { if command -v c++filt >/dev/null; then c++filt; else cat; fi; }
 # "call-site ARCH CALLER CALLEE" for each call site (relocation type 0x4b) of every cubin in BINARY,
 # or in the objects of --cubins-from, each extracted into a folder of its own; then "cubins N" and
 # "overwritten N" (the cubins that cuobjdump -lelf lists in BINARY less those -xelf all left). The
-# cubin's architecture is byte 1 of its ELF flags (CUDA 13's ELF ABI 8). A cubin that readelf cannot
-# read is bad input: exit status 2.
+# cubin's architecture is byte 1 of its ELF flags (CUDA 13's ELF ABI 8). A file that cuobjdump cannot
+# read, an object of --cubins-from without a cubin and a cubin that readelf cannot read are bad input:
+# exit status 2.
 call_sites() {
   local cubins cubin flags source sources=() listed overwritten=0
   cubins=$(mktemp -d) || return 1
   if [ -n "$cubin_list" ]; then
-    mapfile -t sources < <(grep . "$cubin_list") || { echo "cannot read $cubin_list" >&2; rm -rf "$cubins"; return 2; }
+    mapfile -t sources < <(grep . "$cubin_list")
     [ ${#sources[@]} -gt 0 ] || { echo "$cubin_list names no object file" >&2; rm -rf "$cubins"; return 2; }
   else
     sources=("$binary")
@@ -59,10 +64,15 @@ call_sites() {
   for source in "${sources[@]}"; do
     n=$((n + 1))
     mkdir "$cubins/$n" || return 1
-    if ! (cd "$cubins/$n" && "$cuobjdump" -xelf all "$source" >/dev/null); then
-      echo "cuobjdump -xelf all $source failed" >&2
+    if ! (cd "$cubins/$n" && "$cuobjdump" -xelf all "$source" >/dev/null 2>&1); then
+      echo "cuobjdump -xelf all $source failed: not a file that holds device code" >&2
       rm -rf "$cubins"
-      return 1
+      return 2
+    fi
+    if [ -n "$cubin_list" ] && [ -z "$(ls -A "$cubins/$n")" ]; then
+      echo "$source, named in $cubin_list, holds no cubin" >&2
+      rm -rf "$cubins"
+      return 2
     fi
   done
   local count=0

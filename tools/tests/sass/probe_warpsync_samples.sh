@@ -32,6 +32,9 @@ case $case_name in
     lines=("kept (sm_90) by call to __shfl_sync: void wc::gpu::trap_shape_kernel<1>"
            "kept (sm_90) by call to elect.sync: void wc::gpu::trap_shape_kernel<2>"
            ": 2 checked, 0 without a WARPSYNC or the call it needs, 1 listed without their call (8 call sites read from 3 cubins)") ;;
+  cubins_from_an_object_without_one)
+    builds=("-G:kShfl") listing=debug flag=--cubins-from status=2 empty_object=1
+    lines=("named in $work/objects.txt, holds no cubin") ;;
   debug_without_relocations)
     builds=() listing=debug flag="" status=1
     lines=("holds 8 calls whose targets only the relocations name, but no call site was read from the 0 cubins") ;;
@@ -68,6 +71,7 @@ if [ "$flag" = --cubins-from ]; then
   for cubin in "$work"/*.cubin; do
     mkdir "${cubin%.cubin}" && mv "$cubin" "${cubin%.cubin}/" && echo "${cubin%.cubin}" >>"$work/objects.txt" || exit 1
   done
+  if [ -n "${empty_object:-}" ]; then mkdir "$work/host_only" && echo "$work/host_only" >>"$work/objects.txt" || exit 1; fi
   flag="--cubins-from $work/objects.txt"
 fi
 

@@ -1,4 +1,4 @@
-# Runs CLI with ARGS (a planted program run) and requires exit status 0 and a first failure shrunk
+# Runs CLI with ARGS (a planted program run) and requires exit status 0 and its smallest failure shrunk
 # to at most MAX_STATEMENTS statements, fewer than it had: a shrinker that keeps every candidate
 # passing (or runs out of time) fails here. Without a GPU the command's skip is passed on as SKIPPED.
 execute_process(COMMAND ${CLI} ${ARGS} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)

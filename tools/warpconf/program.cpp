@@ -70,7 +70,7 @@ void add_program_options(CLI::App& cmd, ProgramArgs& a) {
   cmd.add_option("--out", a.out_file, "with --emit: write the source here instead of stdout");
   cmd.add_option("--plant", a.plant, "plant a miscompile at each program's first site: hoist, sink, merge, drop-syncwarp");
   cmd.add_flag("--violate", a.violate, "contract-violating programs, each in a child: records ran, trapped or hung");
-  cmd.add_flag("--no-shrink", a.no_shrink, "do not shrink the first failure");
+  cmd.add_flag("--no-shrink", a.no_shrink, "do not shrink the smallest failure");
   cmd.add_option("--shrink-limit", a.shrink_limit_s, "seconds the shrinker may take (default 120)");
   cmd.add_flag("--coverage", a.coverage, "print how often each statement kind and op was generated and reached");
   cmd.add_option("--record", a.record, "write the run as a programs golden: every undefined and ptx-defined output (docs/golden-format.md)");

@@ -8,24 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "warpconf/cli.hpp"
+#include "cli_run.hpp"
 
 namespace wc {
 namespace {
-
-struct CliRun {
-  int status;
-  std::string out, err;
-};
-
-CliRun run_cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "warpconf");
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int status = cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {status, out.str(), err.str()};
-}
 
 nlohmann::json explain_json(std::vector<std::string> args) {
   args.insert(args.begin(), "explain");

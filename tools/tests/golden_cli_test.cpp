@@ -15,25 +15,13 @@
 #include "formats/golden.hpp"
 #include "formats/programs.hpp"
 #include "harness/scratch_dir.hpp"
+#include "cli_run.hpp"
 #include "warpconf/cli.hpp"
 
 namespace wc {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Outcome {
-  int status;
-  std::string out, err;
-};
-
-Outcome run_cli(const std::vector<std::string>& args) {
-  std::vector<const char*> argv{"warpconf"};
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int status = cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {status, out.str(), err.str()};
-}
 
 class GoldenCheck : public ::testing::Test {
  protected:
@@ -53,14 +41,14 @@ class GoldenCheck : public ::testing::Test {
     std::ofstream os(dir_ / (family + ".golden"));
     golden::write_golden(os, file);
   }
-  Outcome check(const std::string& family) { return run_cli({"golden", "check", dir_.string(), "--family", family}); }
+  CliRun check(const std::string& family) { return run_cli({"golden", "check", dir_.string(), "--family", family}); }
 
   fs::path dir_;
 };
 
 TEST_F(GoldenCheck, passes_on_an_unchanged_copy) {
   write("shuffle", read("shuffle"));
-  const Outcome o = check("shuffle");
+  const CliRun o = check("shuffle");
   EXPECT_EQ(o.status, 0) << o.out << o.err;
 }
 
@@ -80,7 +68,7 @@ TEST_F(GoldenCheck, one_flipped_bit_of_a_defined_lane_fails_naming_the_case_and_
   }
   ASSERT_TRUE(found) << "the shuffle golden has no defined lane";
   write("shuffle", file);
-  const Outcome o = check("shuffle");
+  const CliRun o = check("shuffle");
   EXPECT_EQ(o.status, 1) << o.out << o.err;
   EXPECT_NE(o.out.find("case " + std::to_string(flipped_case) + " ["), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("lane " + std::to_string(flipped_lane) + ": got"), std::string::npos) << o.out;
@@ -91,7 +79,7 @@ TEST_F(GoldenCheck, a_golden_of_another_corpus_version_is_refused) {
   golden::GoldenFile file = read("vote");
   file.header.corpus_version = golden::kCorpusVersion + 1;
   write("vote", file);
-  const Outcome o = check("vote");
+  const CliRun o = check("vote");
   EXPECT_EQ(o.status, 2);
   EXPECT_NE(o.err.find("vote.golden:9: recorded with corpus version"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("re-record"), std::string::npos) << o.err;
@@ -101,7 +89,7 @@ TEST_F(GoldenCheck, inputs_edited_by_hand_are_named_by_line) {
   golden::GoldenFile file = read("vote");
   file.cases[7].inputs += " edited";
   write("vote", file);
-  const Outcome o = check("vote");
+  const CliRun o = check("vote");
   EXPECT_EQ(o.status, 2);
   EXPECT_NE(o.err.find("vote.golden:21: case 7 has other inputs"), std::string::npos) << o.err;
 }
@@ -112,7 +100,7 @@ TEST_F(GoldenCheck, a_truncated_golden_is_named_by_file_and_line) {
   text << in.rdbuf();
   const std::string whole = text.str();
   std::ofstream(dir_ / "vote.golden") << whole.substr(0, whole.size() / 2);
-  const Outcome o = check("vote");
+  const CliRun o = check("vote");
   EXPECT_EQ(o.status, 2);
   EXPECT_NE(o.err.find((dir_ / "vote.golden").string() + ":"), std::string::npos) << o.err;
 }
@@ -134,7 +122,7 @@ TEST_F(GoldenCheck, a_listed_deviation_that_no_longer_occurs_fails) {
     }
   ASSERT_GT(changed, 0u) << "the fns corpus has no INT_MIN offset";
   write("fns", file);
-  const Outcome o = check("fns");
+  const CliRun o = check("fns");
   EXPECT_EQ(o.status, 1) << o.out << o.err;
   EXPECT_NE(o.out.find("listed deviation fns.int-min no longer occurs"), std::string::npos) << o.out;
 }
@@ -157,7 +145,7 @@ TEST_F(GoldenCheck, accept_refuses_a_recording_with_a_lane_that_disagrees_with_t
   const fs::path pending = dir_ / "pending", target = dir_ / "accepted";
   fs::create_directories(pending);
   std::ofstream(pending / "shuffle.golden") << golden::write_golden(file);
-  const Outcome o = run_cli({"golden", "accept", pending.string(), "--golden", target.string()});
+  const CliRun o = run_cli({"golden", "accept", pending.string(), "--golden", target.string()});
   EXPECT_EQ(o.status, 1) << o.out << o.err;
   EXPECT_NE(o.out.find("shuffle: refused"), std::string::npos) << o.out;
   EXPECT_FALSE(fs::exists(target / "shuffle.golden"));
@@ -172,7 +160,7 @@ TEST_F(GoldenCheck, accept_moves_a_good_recording_and_shows_its_diff) {
   fs::copy_file(committed("shuffle.golden"), target / "shuffle.golden");
   fs::create_directories(pending);
   std::ofstream(pending / "shuffle.golden") << golden::write_golden(file);
-  const Outcome o = run_cli({"golden", "accept", pending.string(), "--golden", target.string()});
+  const CliRun o = run_cli({"golden", "accept", pending.string(), "--golden", target.string()});
   EXPECT_EQ(o.status, 0) << o.out << o.err;
   EXPECT_NE(o.out.find("0 differing outputs the documents fix, 1 differing undefined or float outputs"),
             std::string::npos) << o.out;
@@ -188,12 +176,12 @@ TEST_F(GoldenCheck, diff_counts_an_undefined_lane_as_a_behaviour_change_and_name
   fs::create_directories(b);
   fs::copy_file(committed("shuffle.golden"), a / "shuffle.golden");
   std::ofstream(b / "shuffle.golden") << golden::write_golden(file);
-  const Outcome o = run_cli({"golden", "diff", a.string(), b.string(), "--family", "shuffle"});
+  const CliRun o = run_cli({"golden", "diff", a.string(), b.string(), "--family", "shuffle"});
   EXPECT_EQ(o.status, 0) << o.out << o.err;
   EXPECT_NE(o.out.find("0 that the documents fix, 1 undefined or float (behaviour changes)"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("case " + std::to_string(changed_case) + " ["), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("output " + std::to_string(changed_output) + " (undefined)"), std::string::npos) << o.out;
-  const Outcome strict = run_cli({"golden", "diff", a.string(), b.string(), "--family", "shuffle", "--strict"});
+  const CliRun strict = run_cli({"golden", "diff", a.string(), b.string(), "--family", "shuffle", "--strict"});
   EXPECT_EQ(strict.status, 1) << strict.out;
 }
 
@@ -203,7 +191,7 @@ TEST_F(GoldenCheck, an_unexpected_error_is_status_1_with_one_line) {
   write("vote", read("vote"));
   setenv("WARPCONF_RESULTS", (dir_ / "no-such-folder" / "results.jsonl" / "x").c_str(), 1);
   std::ofstream(dir_ / "no-such-folder") << "a file where a folder should be";
-  const Outcome o = check("vote");
+  const CliRun o = check("vote");
   EXPECT_EQ(o.status, 1) << o.out << o.err;
   EXPECT_NE(o.err.find("warpconf: cannot open result records file"), std::string::npos) << o.err;
   EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
@@ -217,7 +205,7 @@ TEST_F(GoldenCheck, a_folder_whose_name_is_not_utf8_is_bad_input) {
   fs::copy_file(committed("vote.golden"), odd / "vote.golden");
   for (const std::vector<std::string>& args : {std::vector<std::string>{"golden", "check", odd.string(), "--family", "vote"},
                                               {"golden", "diff", odd.string(), odd.string(), "--family", "vote"}}) {
-    const Outcome o = run_cli(args);
+    const CliRun o = run_cli(args);
     EXPECT_EQ(o.status, 2) << o.out << o.err;
     EXPECT_NE(o.err.find("the folder: '" + dir_.string() + "/golden-\\xff' is not valid UTF-8"), std::string::npos)
         << o.err;
@@ -232,7 +220,7 @@ TEST_F(GoldenCheck, nothing_to_compare_never_passes) {
   for (const fs::path& d : {empty, a, b}) fs::create_directories(d);
   fs::copy_file(committed("vote.golden"), a / "vote.golden");
   fs::copy_file(committed("fns.golden"), b / "fns.golden");
-  const auto expect = [](const Outcome& o, int status, const std::string& said) {
+  const auto expect = [](const CliRun& o, int status, const std::string& said) {
     EXPECT_EQ(o.status, status) << o.out << o.err;
     EXPECT_NE((status == 2 ? o.err : o.out).find(said), std::string::npos) << o.out << o.err;
   };
@@ -248,14 +236,14 @@ TEST_F(GoldenCheck, nothing_to_compare_never_passes) {
 // A message that quotes a file name with a line break in it is still one line.
 TEST_F(GoldenCheck, a_file_name_with_a_line_break_is_named_on_one_line) {
   std::ofstream(dir_ / "vote\nshuffle.golden") << "x";
-  const Outcome o = run_cli({"golden", "check", dir_.string()});
+  const CliRun o = run_cli({"golden", "check", dir_.string()});
   EXPECT_EQ(o.status, 2) << o.out << o.err;
   EXPECT_NE(o.err.find("vote shuffle.golden: no family vote shuffle in the corpus"), std::string::npos) << o.err;
   EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
 }
 
 TEST_F(GoldenCheck, an_unknown_family_is_bad_input) {
-  const Outcome o = run_cli({"golden", "check", dir_.string(), "--family", "shuffles"});
+  const CliRun o = run_cli({"golden", "check", dir_.string(), "--family", "shuffles"});
   EXPECT_EQ(o.status, 2);
   EXPECT_NE(o.err.find("no family shuffles"), std::string::npos) << o.err;
 }
@@ -265,14 +253,14 @@ TEST_F(GoldenCheck, an_unknown_family_is_bad_input) {
 class ProgramsGoldenCheck : public GoldenCheck {
  protected:
   golden::ProgramsFile committed_programs() { return golden::read_programs_file(committed("programs.txt").string()); }
-  Outcome check_programs(const golden::ProgramsFile& file) {
+  CliRun check_programs(const golden::ProgramsFile& file) {
     std::ofstream(dir_ / "programs.txt") << golden::write_programs(file);
     return run_cli({"golden", "check", dir_.string(), "--family", "program"});
   }
 };
 
 TEST_F(ProgramsGoldenCheck, passes_on_an_unchanged_copy) {
-  const Outcome o = check_programs(committed_programs());
+  const CliRun o = check_programs(committed_programs());
   EXPECT_EQ(o.status, 0) << o.out << o.err;
   EXPECT_NE(o.out.find("program: 200 programs, 600 lines"), std::string::npos) << o.out;
 }
@@ -286,7 +274,7 @@ TEST_F(ProgramsGoldenCheck, a_flipped_ptx_defined_word_fails_naming_program_thre
       golden::ProgramsFile changed = file;
       golden::ProgramOutput& out = changed.lines[l].outputs[k];
       *out.word ^= 1;
-      const Outcome o = check_programs(changed);
+      const CliRun o = check_programs(changed);
       if (o.status == 0) continue;
       EXPECT_EQ(o.status, 1) << o.out << o.err;
       EXPECT_NE(o.out.find("program " + std::to_string(file.lines[l].index) + " on " + file.lines[l].path + ": thread " +
@@ -305,7 +293,7 @@ TEST_F(ProgramsGoldenCheck, a_dropped_output_fails) {
   ASSERT_NE(line, file.lines.end());
   const golden::ProgramOutput dropped = line->outputs.front();
   line->outputs.erase(line->outputs.begin());
-  const Outcome o = check_programs(file);
+  const CliRun o = check_programs(file);
   EXPECT_EQ(o.status, 1) << o.out << o.err;
   EXPECT_NE(o.out.find("thread " + std::to_string(dropped.thread) + " slot " + std::to_string(dropped.slot) +
                        ": the oracle leaves it open, the golden does not hold it"),
@@ -316,7 +304,7 @@ TEST_F(ProgramsGoldenCheck, a_dropped_output_fails) {
 TEST_F(ProgramsGoldenCheck, a_golden_whose_programs_the_generator_no_longer_makes_fails) {
   golden::ProgramsFile file = committed_programs();
   ++file.header.seed;
-  const Outcome o = check_programs(file);
+  const CliRun o = check_programs(file);
   EXPECT_EQ(o.status, 1) << o.out << o.err;
   EXPECT_NE(o.out.find("record it again"), std::string::npos) << o.out;
 }

@@ -23,6 +23,7 @@
 #include "core/perf/stats.hpp"
 #include "formats/perf.hpp"
 #include "harness/scratch_dir.hpp"
+#include "cli_run.hpp"
 #include "warpconf/cli.hpp"
 #include "warpconf/perf.hpp"
 
@@ -233,19 +234,6 @@ TEST(PerfRule, a_baseline_of_zero_changes_only_beyond_its_noise) {
   EXPECT_EQ(perf::shift(PerfMetric::latency_cycles, cycles(0, 0.1), cycles(2, 0.1)), Shift::worse);
   EXPECT_TRUE(std::isinf(perf::worsening(PerfMetric::latency_cycles, cycles(0), cycles(2))));
   EXPECT_EQ(perf::worsening(PerfMetric::latency_cycles, cycles(0), cycles(0)), 0);
-}
-
-struct CliRun {
-  int status;
-  std::string out, err;
-};
-
-CliRun run_cli(const std::vector<std::string>& args) {
-  std::vector<const char*> argv{"warpconf"};
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int status = cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {status, out.str(), err.str()};
 }
 
 class PerfCommand : public ::testing::Test {

@@ -11,6 +11,7 @@
 
 #include "core/numbers.hpp"
 #include "harness/scratch_dir.hpp"
+#include "report_data.hpp"
 #include "warpconf/report.hpp"
 #include "warpconf/report_inputs.hpp"
 #include "warpconf/run.hpp"
@@ -20,8 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kData = WARPCONF_REPORT_DATA;
-const std::string kH100 = "GPU-5e3a9c1d-7b2f-4c1e-9a0b-1f2e3d4c5b6a 580.159.04 nvcc 13.0.88 sass sass";
 
 fs::path fresh_dir(const std::string& name) { return harness::fresh_test_dir("report-" + name); }
 

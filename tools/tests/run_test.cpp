@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "harness/scratch_dir.hpp"
+#include "report_data.hpp"
 #include "warpconf/health.hpp"
 #include "warpconf/report.hpp"
 #include "warpconf/report_inputs.hpp"
@@ -27,8 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kData = WARPCONF_REPORT_DATA;
-const std::string kH100 = "GPU-5e3a9c1d-7b2f-4c1e-9a0b-1f2e3d4c5b6a 580.159.04 nvcc 13.0.88 sass sass";
 
 // A stand-in test: its name, label, records file (under kData/run), exit status, output, seconds
 // of sleep, the NAME=value it requires of its environment, and the file its pids go to (it then

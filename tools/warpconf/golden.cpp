@@ -29,8 +29,6 @@ using golden::CorpusFamily;
 using golden::FamilyOutputs;
 using golden::FamilyVerdict;
 
-constexpr int kNotRecorded = 77;
-
 }  // namespace
 
 std::string architecture_of(const std::string& compute_capability) {
@@ -75,7 +73,6 @@ golden::Header device_header() {
 }
 
 namespace {
-std::string architecture_of(const golden::Header& h) { return cli::architecture_of(h.compute_capability); }
 
 std::vector<CorpusFamily> selected(std::vector<CorpusFamily> all, const std::vector<std::string>& names) {
   if (names.empty()) return all;
@@ -209,7 +206,7 @@ void write_atomically(const std::string& path, const golden::GoldenFile& file) {
 
 int record(const GoldenOptions& o, std::ostream& out) {
   const golden::Header header = device_header();
-  const std::string architecture = architecture_of(header);
+  const std::string architecture = architecture_of(header.compute_capability);
   const std::string dir = o.out.empty() ? pending_root() + "/" + architecture + (header.code_path == "sass" ? "" : "-" + header.code_path) : o.out;
   fs::create_directories(dir);
   const std::vector<golden::Deviation> deviations = deviations_for(dir, architecture);
@@ -297,7 +294,7 @@ int accept(const GoldenOptions& o, std::ostream& out) {
     const CorpusFamily* family = find_family(all, name);
     if (family == nullptr) throw UsageError(path + ": no family " + name + " in this build's corpus");
     const Recording r = read_recording(*family, path);
-    const std::string architecture = architecture_of(r.file.header);
+    const std::string architecture = architecture_of(r.file.header.compute_capability);
     const std::string target_dir = o.golden.empty() ? golden_dir(architecture, r.file.header.code_path) : o.golden;
     const FamilyVerdict v = golden::judge(*family, r.outputs, deviations_for(target_dir, architecture), nullptr, &r.file);
     out << golden::summary_text(v, *family, false) << "\n";
@@ -336,7 +333,7 @@ int verify(const GoldenOptions& o, std::ostream& out) {
     return kNotRecorded;
   }
   const golden::Header now = device_header();
-  const std::string architecture = architecture_of(now);
+  const std::string architecture = architecture_of(now.compute_capability);
   const std::string dir = o.dirs.empty() ? golden_dir(architecture, now.code_path) : o.dirs.front();
   const std::map<std::string, std::string> files =
       !o.dirs.empty() ? named : fs::is_directory(dir) ? golden_files(dir) : std::map<std::string, std::string>{};
@@ -358,9 +355,9 @@ int verify(const GoldenOptions& o, std::ostream& out) {
       continue;
     }
     const Recording g = read_recording(family, file->second);
-    if (architecture_of(g.file.header) != architecture || g.file.header.code_path != now.code_path) {
+    if (architecture_of(g.file.header.compute_capability) != architecture || g.file.header.code_path != now.code_path) {
       out << family.name << ": not recorded for " << architecture << " (" << now.code_path << "): " << file->second
-          << " is " << architecture_of(g.file.header) << " (" << g.file.header.code_path << ")\n";
+          << " is " << architecture_of(g.file.header.compute_capability) << " (" << g.file.header.code_path << ")\n";
       append_unchecked(family, "verify", check::Verdict::not_recorded, "golden of another architecture or code path");
       tally.add(check::Verdict::not_recorded, 0);
       continue;
@@ -458,7 +455,7 @@ int check(const GoldenOptions& o, std::ostream& out) {
       }
       const Recording r = read_recording(family, file->second);
       const FamilyVerdict v =
-          golden::judge(family, r.outputs, deviations_for(dir, architecture_of(r.file.header)), nullptr, &r.file);
+          golden::judge(family, r.outputs, deviations_for(dir, architecture_of(r.file.header.compute_capability)), nullptr, &r.file);
       out << dir << ": " << golden::summary_text(v, family, o.strict) << "\n";
       append_family_record(v, family, "check", dir, o.strict);
       tally.add(golden::verdict_of(v, o.strict), family.cases());
@@ -478,7 +475,7 @@ int check(const GoldenOptions& o, std::ostream& out) {
 }
 
 std::string header_line(const golden::Header& h) {
-  return h.device + ", " + architecture_of(h) + ", driver " + h.driver + ", runtime " + h.runtime + ", nvcc " + h.nvcc +
+  return h.device + ", " + architecture_of(h.compute_capability) + ", driver " + h.driver + ", runtime " + h.runtime + ", nvcc " + h.nvcc +
          ", " + h.code_path + ", recorded " + h.recorded;
 }
 
@@ -501,9 +498,9 @@ int diff(const GoldenOptions& o, std::ostream& out) {
           << header_line(rb.file.header) << "\n";
       headers_shown = true;
     }
-    const FamilyVerdict va = golden::judge(family, ra.outputs, deviations_for(o.dirs[0], architecture_of(ra.file.header)),
+    const FamilyVerdict va = golden::judge(family, ra.outputs, deviations_for(o.dirs[0], architecture_of(ra.file.header.compute_capability)),
                                            nullptr, &ra.file);
-    const FamilyVerdict vb = golden::judge(family, rb.outputs, deviations_for(o.dirs[1], architecture_of(rb.file.header)),
+    const FamilyVerdict vb = golden::judge(family, rb.outputs, deviations_for(o.dirs[1], architecture_of(rb.file.header.compute_capability)),
                                            &ra.outputs, &rb.file);
     const Changes c = changes_between(family, ra.outputs, rb.outputs);
     fixed += c.compared;

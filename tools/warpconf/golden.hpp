@@ -23,6 +23,10 @@ struct GoldenOptions {
 // "sm_90" for "9.0".
 std::string architecture_of(const std::string& compute_capability);
 
+// The exit status of `golden verify`, `perf compare` and the like where this machine has no recording
+// to compare with: a skip for ctest, never a pass.
+inline constexpr int kNotRecorded = 77;
+
 // The golden folder of an architecture and code path: golden/sm_90, golden/sm_90-sass-debug.
 std::string golden_dir(const std::string& architecture, const std::string& code_path);
 

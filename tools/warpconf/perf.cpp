@@ -25,8 +25,6 @@ using golden::PerfHeader;
 using golden::PerfLine;
 using golden::PerfMetric;
 
-constexpr int kNotRecorded = 77;
-
 PerfHeader header_now() {
   const golden::Header h = device_header();
   PerfHeader p;

@@ -25,6 +25,7 @@
 #include "core/temporary_folder.hpp"
 #include "families/registry.hpp"
 #include "formats/golden.hpp"
+#include "formats/text.hpp"
 
 extern char** environ;  // POSIX: a path's warpconf gets this process's environment and its path's settings
 
@@ -47,7 +48,7 @@ class PathFailure : public std::runtime_error {
 };
 
 // What the fingerprint child tells the parent: the device, without the parent touching CUDA.
-struct Fingerprint {
+struct ProbeDevice {
   golden::ContractsHeader header;
   std::string architecture;  // sm_90: contracts.txt holds every code path of a compute capability
   std::string code_path;     // what the device code says its path is (gpu::code_info)
@@ -72,7 +73,7 @@ void fingerprint_child(const std::vector<size_t>&, isolation::Journal& j) {
 }
 
 // Runs the fingerprint child; nullopt (with the exit status in `status`) when there is no device.
-std::optional<Fingerprint> fingerprint(const ProbeOptions& o, std::ostream& out, int& status) {
+std::optional<ProbeDevice> probe_device(const ProbeOptions& o, std::ostream& out, int& status) {
   isolation::Limits limits;
   limits.timeout_s = o.timeout_s;
   const isolation::ChildRun run = isolation::run_child({0}, fingerprint_child, limits);
@@ -94,7 +95,7 @@ std::optional<Fingerprint> fingerprint(const ProbeOptions& o, std::ostream& out,
   std::istringstream in(r.text);
   for (std::string part; std::getline(in, part, ';');) f.push_back(part);
   if (f.size() != 7) throw std::runtime_error("the device child's fingerprint is malformed: " + r.text);
-  Fingerprint fp;
+  ProbeDevice fp;
   fp.header = {f[0], f[1], f[2], f[3], f[4], WARPCONF_VERSION, check::utc_now(), {}, 0};
   std::string digits = f[1];
   digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
@@ -241,7 +242,7 @@ std::vector<golden::ContractLine> probe_elsewhere(const ProbeOptions& o, const C
   fs::remove(part);
   if (file.header.paths != std::vector<std::string>{std::string(p.name)})
     throw PathFailure("--path " + std::string(p.name) + ": " + binary.string() + " recorded paths " +
-                      golden::paths_text(file.header.paths));
+                      golden::text::code_path_list_text(file.header.paths));
   return file.probes;
 }
 
@@ -469,7 +470,7 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
     if (o.verify && !o.verify->empty()) recorded = read_probes(*o.verify);  // bad input before any run
 
     int status = 0;
-    const std::optional<Fingerprint> fp = fingerprint(o, out, status);
+    const std::optional<ProbeDevice> fp = probe_device(o, out, status);
     if (!fp) return status;
     std::string verify_path = o.verify ? *o.verify : "";
     if (o.verify && verify_path.empty()) {
@@ -492,7 +493,7 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
     }
     if (recorded && std::none_of(paths.begin(), paths.end(), [&](const CodePath* p) { return records_path(*recorded, p->name); })) {
       out << "warpconf probe --verify: not recorded: " << verify_path << " records the paths "
-          << golden::paths_text(recorded->header.paths) << ", not " << path_names << "; nothing compared\n";
+          << golden::text::code_path_list_text(recorded->header.paths) << ", not " << path_names << "; nothing compared\n";
       return kSkipped;
     }
     out << "probing " << fp->header.device << " (" << fp->architecture << ", driver " << fp->header.driver << "): "

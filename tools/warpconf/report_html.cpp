@@ -17,7 +17,7 @@ using html::style;
 using html::Style;
 using html::td_verdict;
 
-constexpr size_t kCounterexamples = 100, kContracts = 1000, kTests = 600;
+constexpr size_t kHtmlCounterexamples = 100, kContracts = 1000, kTests = 600;
 
 // A colour and a glyph per verdict, so that a reader who cannot tell the colours apart still can.
 constexpr Style kStyles[] = {
@@ -329,7 +329,7 @@ void counterexamples(const Report& r, std::ostream& os) {
   }
   os << "<table><tr><th>verdict</th><th>device</th><th>call</th><th>scenes</th><th>bad lanes</th><th>first</th>"
         "<th>repro</th></tr>\n";
-  for (size_t i = 0; i < cells.size() && i < kCounterexamples; ++i) {
+  for (size_t i = 0; i < cells.size() && i < kHtmlCounterexamples; ++i) {
     const Cell& c = *cells[i];
     const nlohmann::json& f = c.first;
     std::string bad;
@@ -347,7 +347,7 @@ void counterexamples(const Report& r, std::ostream& os) {
        << esc(field_text(f, "repro")) << (c.replay.empty() ? "" : "<br>" + esc(c.replay)) << "</td></tr>\n";
   }
   os << "</table>\n";
-  left_out(os, kCounterexamples, cells.size(), "counterexamples");
+  left_out(os, kHtmlCounterexamples, cells.size(), "counterexamples");
 }
 
 void deviations(const Report& r, std::ostream& os) {

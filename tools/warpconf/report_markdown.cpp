@@ -6,7 +6,7 @@
 namespace wc::cli {
 namespace {
 
-constexpr size_t kCounterexamples = 20, kListed = 40, kContractRows = 400;
+constexpr size_t kMarkdownCounterexamples = 20, kListed = 40, kContractRows = 400;
 
 // Text for a table cell or a line: no newline, no column bar.
 std::string md(const std::string& s) {
@@ -73,9 +73,9 @@ void verdicts_section(const Report& r, std::ostream& os) {
 void counterexamples_section(const Report& r, std::ostream& os) {
   const std::vector<const Cell*> cells = counterexample_cells(r);
   if (cells.empty()) return;
-  os << "\n## Counterexamples (" << (cells.size() > kCounterexamples ? "first " + std::to_string(kCounterexamples) + " of " : "")
+  os << "\n## Counterexamples (" << (cells.size() > kMarkdownCounterexamples ? "first " + std::to_string(kMarkdownCounterexamples) + " of " : "")
      << cells.size() << ")\n\n";
-  for (size_t i = 0; i < cells.size() && i < kCounterexamples; ++i) {
+  for (size_t i = 0; i < cells.size() && i < kMarkdownCounterexamples; ++i) {
     const Cell& c = *cells[i];
     const nlohmann::json& f = c.first;
     std::string bad;

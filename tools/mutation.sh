@@ -6,6 +6,7 @@
 # binaries linked with it: a planted bug rebuilds its family's device code only.
 # Prints one line per mutant as it finishes (also into <dir>/logs/verdicts.txt), then "mutants
 # caught: K of N"; exits 1 unless every selected mutant was built and caught, 2 on a bad argument.
+# The program fuzzer's planted miscompiles are its twin: `ctest --preset planted` in the gpu build.
 # Usage: tools/mutation.sh [--no-build] [--time-limit SECONDS] [MUTANT ...]   (default: every mutant)
 #   --no-build    runs what the last run built, as its mutants.txt lists it
 #   --time-limit  how long one test binary of a mutant may run (default 600); one that runs longer

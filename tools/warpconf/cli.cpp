@@ -13,6 +13,7 @@
 #include "core/environment.hpp"
 #include "core/explain.hpp"
 #include "core/numbers.hpp"
+#include "core/seed.hpp"
 #include "families/registry.hpp"
 #include "warpconf/golden.hpp"
 #include "warpconf/health.hpp"
@@ -268,6 +269,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
 }  // namespace
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  // Outside a test binary a case's replay line is the command that showed it.
+  check::set_command_line(argc, argv);
   if (const std::optional<std::string> refused = environment::refusal()) {
     err << "warpconf: " << *refused << "\n";
     return 2;

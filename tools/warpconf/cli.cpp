@@ -91,7 +91,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
                         "only this family (repeatable): shuffle, vote, softmax, ..., or program (programs.txt)");
   CLI::App* diff_cmd = golden_cmd->add_subcommand(
       "diff", "Compare two recordings (two GPUs, before and after a driver update, SASS and driver JIT).");
-  diff_cmd->add_option("A", golden.dirs, "two recording folders")->expected(2);
+  diff_cmd->add_option("FOLDERS", golden.dirs, "the two recording folders to compare, A then B")->expected(2);
   diff_cmd->add_flag("--strict", golden.strict, "behaviour changes fail");
   families(diff_cmd);
   CLI::App* probe_cmd = app.add_subcommand(
@@ -145,7 +145,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   perf_compare_cmd->add_option("--repetitions", perf.repetitions, "repetitions per figure (default 30)");
   perf_compare_cmd->add_flag("--strict", perf.strict, "a performance change fails");
   CLI::App* perf_diff_cmd = perf_cmd->add_subcommand("diff", "Compare two perf.txt files figure by figure.");
-  perf_diff_cmd->add_option("A", perf.files, "two perf.txt files")->expected(2);
+  perf_diff_cmd->add_option("FILES", perf.files, "the two perf.txt files to compare, A then B")->expected(2);
   perf_diff_cmd->add_flag("--strict", perf.strict, "a figure worse by the rule fails");
   CLI::App* run_cmd = app.add_subcommand(
       "run", "Run the GPU suite through ctest with a progress line, and write a report (report.json, report.md, "

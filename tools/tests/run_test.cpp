@@ -521,7 +521,8 @@ TEST_F(WarpconfRun, gives_ctest_the_resource_spec_and_refuses_a_malformed_one) {
 }
 
 TEST_F(WarpconfRun, stops_at_its_time_limit_with_nothing_left_running) {
-  tests({kShuffle, {"SleepsOnGpu", "gpu", "", 0, "", "60", "", (dir_ / "pids").string()}});
+  tests({{"ShuffleOnGpu", "gpu", "shuffle.jsonl", 0, "shuffled every lane"},
+         {"SleepsOnGpu", "gpu", "", 0, "", "60", "", (dir_ / "pids").string()}});
   const auto started = std::chrono::steady_clock::now();
   EXPECT_EQ(run({"--time-limit", "2"}), 1) << output();
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(15)) << "not the sleeper's 60 s";
@@ -531,6 +532,10 @@ TEST_F(WarpconfRun, stops_at_its_time_limit_with_nothing_left_running) {
   EXPECT_EQ(r["run"]["stop"], stop("time-limit", nullptr, "stopped at the time limit of 2 s"));
   EXPECT_EQ(r["aborted"]["last_test"], "ShuffleOnGpu");
   EXPECT_EQ(r["aborted"]["in_flight"], nlohmann::json::array({"SleepsOnGpu"}));
+  // The finished test's output stays, though ctest never finished its log.
+  std::ostringstream tests_log;
+  tests_log << std::ifstream(dir_ / "report" / "tests.log").rdbuf();
+  EXPECT_NE(tests_log.str().find("shuffled every lane"), std::string::npos) << tests_log.str();
 }
 
 // warpconf health's verdict on the run that `run` just made, its time limit 50 s.

@@ -170,10 +170,29 @@ TestTree test_tree(const RunOptions& o) {
   return {dir, fs::exists(dir.parent_path() / check::kBundleMarker)};
 }
 
+// Every finished test's output, as ctest logs it in <test dir>/Testing/Temporary/LastTest.log, which is
+// LastTest.log.tmp until ctest ends: the newest of them written since `since`, copied to `to`, so that a
+// stopped run keeps its tests' output too (its --output-log holds the progress lines alone).
+void keep_tests_output(const fs::path& test_dir, fs::file_time_type since, const fs::path& to) {
+  std::error_code e;
+  std::optional<fs::path> newest;
+  fs::file_time_type newest_time = since;
+  for (const fs::directory_entry& entry : fs::directory_iterator(test_dir / "Testing" / "Temporary", e)) {
+    const std::string name = entry.path().filename().string();
+    if (name != "LastTest.log" && name.rfind("LastTest.log.tmp", 0) != 0) continue;
+    const fs::file_time_type written = entry.last_write_time(e);
+    if (!e && written >= newest_time) {
+      newest = entry.path();
+      newest_time = written;
+    }
+  }
+  if (newest) fs::copy_file(*newest, to, fs::copy_options::overwrite_existing, e);
+}
+
 // An earlier run's files, which must not pass for this run's.
 void clear_folder(const fs::path& out) {
   for (const char* stale : {"results.jsonl", "report.json", "report.md", "report.html", "junit.xml", "ctest.log",
-                            "progress.log"})
+                            "progress.log", "tests.log"})
     fs::remove(out / stale);
   for (const auto& [number, dir] : round_dirs(out.string()))
     if (fs::path(dir) != out) fs::remove_all(dir);
@@ -360,6 +379,7 @@ bool Runner::round(int number, const std::string& seed, const fs::path& jit_cach
   int pipe[2];
   if (::pipe2(pipe, O_CLOEXEC) != 0) throw std::runtime_error("cannot make a pipe");
   OwnedFd output{pipe[0]}, output_end{pipe[1]};
+  const fs::file_time_type started = fs::file_time_type::clock::now();
   // Leaving this scope in any way, by an exception too, ends every process ctest started.
   Keeper ctest(args, output_end.fd, jit_cache);
   output_end.close();  // ctest and its tests hold it: the output ends when the last of them does
@@ -401,6 +421,7 @@ bool Runner::round(int number, const std::string& seed, const fs::path& jit_cach
   }
   if (!pending.empty()) line(pending, progress, number);
   const int status = ctest.wait();
+  keep_tests_output(s_.test_dir, started, dir / "tests.log");
   report_.run.rounds.back().summary = progress.summary();
   annotate_from_junit(report_.tests, number, fs::exists(dir / "junit.xml") ? read_file((dir / "junit.xml").string()) : "");
   ingest();

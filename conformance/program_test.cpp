@@ -21,6 +21,7 @@
 #include "families/program/builders.hpp"
 #include "families/program/emit.hpp"
 #include "families/program/generate.hpp"
+#include "families/program/run.hpp"
 #include "harness/gpu_test.hpp"
 #include "harness/scratch_dir.hpp"
 
@@ -199,6 +200,54 @@ TEST(ProgramMiscompileSites, are_the_statements_each_kind_names) {
   EXPECT_EQ(exchanges[0], 2);
   EXPECT_TRUE(miscompile_sites(p, MiscompileKind::none).empty());
 }
+
+// One path's counts and the mode, and the exit status they give.
+struct StatusCase {
+  const char* name;
+  uint64_t compared, failures, trapped, hung, errors, caught;
+  bool violate;
+  MiscompileKind plant;
+  int status;
+};
+
+constexpr StatusCase kStatusCases[] = {
+    {"compared_and_agreed", 500, 0, 0, 0, 0, 0, false, MiscompileKind::none, 0},
+    {"compared_nothing", 0, 0, 0, 0, 0, 0, false, MiscompileKind::none, 1},
+    {"a_failure", 500, 1, 0, 0, 0, 0, false, MiscompileKind::none, 1},
+    {"a_valid_program_trapped", 500, 0, 1, 0, 0, 0, false, MiscompileKind::none, 1},
+    {"a_valid_program_hung", 500, 0, 0, 1, 0, 0, false, MiscompileKind::none, 1},
+    {"nvrtc_refused_a_module", 500, 0, 0, 0, 1, 0, false, MiscompileKind::none, 1},
+    {"violations_trapped_and_hung", 500, 0, 14, 8, 0, 0, true, MiscompileKind::none, 0},
+    {"every_violation_trapped", 0, 0, 64, 0, 0, 0, true, MiscompileKind::none, 0},
+    {"violations_that_compared_nothing", 0, 0, 0, 0, 0, 0, true, MiscompileKind::none, 1},
+    {"a_violating_program_s_defined_output_wrong", 500, 1, 3, 0, 0, 0, true, MiscompileKind::none, 1},
+    {"a_violating_program_s_module_refused", 500, 0, 3, 0, 1, 0, true, MiscompileKind::none, 1},
+    {"plant_caught", 500, 7, 0, 0, 0, 7, false, MiscompileKind::hoist, 0},
+    {"plant_missed", 500, 0, 0, 0, 0, 0, false, MiscompileKind::sink, 1},
+};
+
+class ProgramExitStatus : public ::testing::TestWithParam<StatusCase> {};
+
+TEST_P(ProgramExitStatus, is_what_the_paths_counted) {
+  const StatusCase& c = GetParam();
+  PathSummary ps;
+  ps.outputs_compared = c.compared;
+  ps.failures = c.failures;
+  ps.trapped = c.trapped;
+  ps.hung = c.hung;
+  ps.errors = c.errors;
+  ps.planted_caught = c.caught;
+  RunOptions o;
+  o.violate = c.violate;
+  o.plant = c.plant;
+  PathSummary clean;
+  clean.outputs_compared = c.compared;
+  EXPECT_EQ(exit_status({ps}, o), c.status);
+  EXPECT_EQ(exit_status({clean, ps}, o), c.status) << "a clean path changes nothing";
+}
+
+INSTANTIATE_TEST_SUITE_P(Counts, ProgramExitStatus, ::testing::ValuesIn(kStatusCases),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 using ProgramNvrtcLog = WithNvrtc<::testing::Test>;
 

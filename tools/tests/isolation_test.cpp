@@ -167,7 +167,7 @@ TEST(IsolationRunner, a_cuda_error_is_kept_with_its_code_and_confirmed_alone) {
     for (size_t id : cases) {
       j.begin(id);
       if (id == 3) {
-        j.cuda_error(id, 715, "cudaErrorIllegalInstruction");
+        j.cuda_error(id, 715, "cudaErrorIllegalInstruction while downloading the outputs");
         return;  // the context is gone: the child stops
       }
       j.ran(id, "v" + std::to_string(id));
@@ -176,7 +176,7 @@ TEST(IsolationRunner, a_cuda_error_is_kept_with_its_code_and_confirmed_alone) {
   expect_ran_except(r, 3);
   EXPECT_EQ(r[3].outcome, Outcome::cuda_error);
   EXPECT_EQ(r[3].cuda_error, 715);
-  EXPECT_EQ(r[3].text, "cudaErrorIllegalInstruction");
+  EXPECT_EQ(r[3].text, "cudaErrorIllegalInstruction while downloading the outputs") << "the words kept apart";
   EXPECT_TRUE(r[3].alone);
   EXPECT_NE(r[3].note.find("cuda-error"), std::string::npos) << r[3].note;
 }

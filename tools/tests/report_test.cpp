@@ -126,6 +126,67 @@ TEST(Report, puts_a_check_of_code_compiled_at_run_time_under_its_own_code_path) 
   EXPECT_EQ(cell(r, debug, "shuffle", "__shfl_sync", "int", "structured (14)").sums.cases, 1000u);
 }
 
+TEST(Report, gives_each_code_path_a_summary_line_whose_sums_add_up_to_the_run_s) {
+  const fs::path dir = fresh_dir("code-path-lines");
+  {
+    std::ifstream in(kData + "/h100/results.jsonl");
+    std::ofstream out(dir / "results.jsonl");
+    std::string line;
+    while (std::getline(in, line)) {
+      out << line << "\n";
+      nlohmann::json jit = nlohmann::json::parse(line);
+      jit["pid"] = jit["pid"].get<int>() + 1000;  // the same checks in the processes of the jit-native path
+      if (jit["record"] == "device") {
+        jit["build"]["code_path"] = "jit-native";
+        jit["build"]["code_path_proof"] = "the driver JIT-compiled compute_90 PTX";
+      } else if (jit["record"] == "check" && jit["family"] == "shuffle") {
+        jit["code_path"] = "jit-native";
+        nlohmann::json debug = jit;
+        debug["pid"] = 100;  // and one compiled at run time for sass-debug by a sass process
+        debug["code_path"] = "sass-debug";
+        out << debug.dump() << "\n";
+      }
+      out << jit.dump() << "\n";
+    }
+  }
+  cli::Report r = cli::report_from_results(dir.string(), {});
+  r.tests.clear();
+  for (const auto& [name, status] : std::vector<std::pair<std::string, std::string>>{
+           {"ShuffleOnGpu", "passed"}, {"jit-native/ShuffleOnGpu", "failed"}, {"jit-native/ReduceOnGpu", "passed"},
+           {"sass.probes_keep_warpsync/sass-debug", "passed"}}) {
+    cli::TestResult t;
+    t.name = name;
+    t.status = status;
+    r.tests.push_back(t);
+  }
+  const std::vector<std::string> lines = cli::code_path_lines(r);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].rfind("sass: NVIDIA H100 80GB HBM3: 2 tests: 2 passed; ", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("sass-debug: NVIDIA H100 80GB HBM3; ", 0), 0u) << "no test of its own: " << lines[1];
+  EXPECT_EQ(lines[2].rfind("jit-native: NVIDIA H100 80GB HBM3: 2 tests: 1 passed, 1 failed; ", 0), 0u) << lines[2];
+  EXPECT_EQ(lines[0].substr(lines[0].rfind("; ")), "; no proof that it ran was recorded");
+  EXPECT_EQ(lines[1].substr(lines[1].rfind("; ")), "; compiled at run time by a process of the sass path");
+  EXPECT_EQ(lines[2].substr(lines[2].rfind("; ")), "; the driver JIT-compiled compute_90 PTX");
+  // Every check, lane and deviation is on exactly one path.
+  cli::FamilySums totals, planted;
+  size_t deviations = 0;
+  for (const char* path : {"sass", "sass-debug", "jit-native"}) {
+    const cli::Report part = cli::part_on_path(r, path);
+    totals.add(part.totals);
+    planted.add(part.planted);
+    deviations += part.deviations.size();
+  }
+  EXPECT_EQ(totals.records, r.totals.records);
+  EXPECT_EQ(at(totals.lanes, "defined"), at(r.totals.lanes, "defined"));
+  EXPECT_EQ(at(totals.mismatches, "defined"), at(r.totals.mismatches, "defined"));
+  EXPECT_EQ(planted.records, r.planted.records);
+  EXPECT_EQ(deviations, r.deviations.size());
+  EXPECT_GT(cli::part_on_path(r, "sass-debug").totals.records, 0u);
+  for (auto it = r.devices.begin(); it != r.devices.end();)
+    it = it->second.code_path == "sass" ? std::next(it) : r.devices.erase(it);
+  EXPECT_TRUE(cli::code_path_lines(r).empty()) << "one path: the summary line says it all";
+}
+
 // A report of the records of `files` (under kData/run and kData) in one results.jsonl.
 cli::Report report_of(const std::string& name, const std::vector<std::string>& files) {
   const fs::path dir = fresh_dir(name);

@@ -106,6 +106,8 @@ Fingerprint fingerprint_from(const JsonObject& j) {
   f.ptx_version = static_cast<int>(j.integer("ptx_version", 0, most));
   f.binary_version = static_cast<int>(j.integer("binary_version", 0, most));
   f.variant = j.text("variant");
+  f.proof = j.optional_text("proof");  // reports before the code paths' proofs have none
+  f.compiled_at_run_time = j.has("compiled_at_run_time") && j.at("compiled_at_run_time") == true;
   return f;
 }
 
@@ -192,6 +194,7 @@ Fingerprint fingerprint_of(const nlohmann::json& record, const std::string& vari
   f.code_path = field_text(build, "code_path");
   f.ptx_version = integer(build, "ptx_version", 0);
   f.binary_version = integer(build, "binary_version", 0);
+  f.proof = field_text(build, "code_path_proof");
   // Where the run does not say (perf, sanitize or the code path it asked for), the code path does.
   f.variant = !variant.empty() ? variant : f.code_path;
   f.id = fingerprint_id(f);
@@ -307,6 +310,8 @@ std::string RecordSink::device_of(int pid, const std::string& code_path) {
     // build on that path.
     Fingerprint on_path = process;
     on_path.code_path = code_path;
+    on_path.proof = "compiled at run time by a process of the " + process.code_path + " path";
+    on_path.compiled_at_run_time = true;
     on_path.id = fingerprint_id(on_path);
     report_.devices.emplace(on_path.id, on_path);
     return on_path.id;
@@ -449,6 +454,55 @@ std::string summary_line(const Report& r) {
   return line;
 }
 
+Report part_on_path(const Report& r, const std::string& path) {
+  Report part;
+  for (const auto& [id, f] : r.devices)
+    if (f.code_path == path) part.devices.emplace(id, f);
+  const auto on_path = [&part](const std::string& device) { return part.devices.count(device) > 0; };
+  for (const auto& [key, c] : r.cells) {
+    if (!on_path(c.device)) continue;
+    part.cells.emplace(key, c);
+    // A planted check names its plant in its intrinsic (docs/results-schema.md), so its cell holds planted checks only.
+    (c.verdict().rfind("planted-", 0) == 0 ? part.planted : part.totals).add(c.sums);
+  }
+  for (const auto& [key, d] : r.deviations)
+    if (on_path(d.device)) part.deviations.emplace(key, d);
+  for (const BehaviourChange& b : r.behaviour_changes)
+    if (on_path(b.device)) part.behaviour_changes.push_back(b);
+  for (const Contract& c : r.contracts)
+    if (c.path == path) part.contracts.push_back(c);
+  for (const PerfFigure& f : r.perf)
+    if (on_path(f.device)) part.perf.push_back(f);
+  const auto path_of_test = [](const std::string& name) {
+    const size_t slash = name.find('/');
+    const CodePath* p = slash == std::string::npos ? nullptr : find_code_path(std::string_view(name).substr(0, slash));
+    return p != nullptr ? p->name : kCodePaths[0].name;
+  };
+  for (const TestResult& t : r.tests)
+    if (path_of_test(t.name) == path) part.tests.push_back(t);
+  return part;
+}
+
+std::vector<std::string> code_path_lines(const Report& r) {
+  std::vector<std::string> paths;
+  for (const CodePath& p : kCodePaths)
+    for (const auto& [id, f] : r.devices)
+      if (f.code_path == p.name) {
+        paths.emplace_back(p.name);
+        break;
+      }
+  if (paths.size() < 2) return {};
+  std::vector<std::string> lines;
+  for (const std::string& path : paths) {
+    const Report part = part_on_path(r, path);
+    std::string proof;  // the build's own proof where the path has one, else that of code compiled at run time
+    for (const auto& [id, f] : part.devices)
+      if (!f.proof.empty() && (proof.empty() || !f.compiled_at_run_time)) proof = f.proof;
+    lines.push_back(path + ": " + summary_line(part) + "; " + (proof.empty() ? "no proof that it ran was recorded" : proof));
+  }
+  return lines;
+}
+
 uint64_t perf_count(const Report& r, const std::string& verdict) {
   return static_cast<uint64_t>(
       std::count_if(r.perf.begin(), r.perf.end(), [&verdict](const PerfFigure& f) { return f.verdict == verdict; }));
@@ -476,7 +530,8 @@ std::string device_label(const Report& r, const std::string& id) {
   const auto it = r.devices.find(id);
   if (it == r.devices.end() || it->second.uuid.empty()) return id;
   const Fingerprint& f = it->second;
-  return f.name + " (" + f.uuid.substr(0, 12) + ", " + f.code_path + (f.variant == "sass" ? "" : ", " + f.variant) + ")";
+  const bool variant_says_more = f.variant != "sass" && f.variant != f.code_path;
+  return f.name + " (" + f.uuid.substr(0, 12) + ", " + f.code_path + (variant_says_more ? ", " + f.variant : "") + ")";
 }
 
 std::string code_note(const Fingerprint& f) {
@@ -497,6 +552,7 @@ std::string code_note(const Fingerprint& f) {
     if (entry.compare(0, digits, cc) == 0 && suffix.find("-virtual") == std::string::npos) built = true;
   }
   const std::string missing = named && !built ? "no sm_" + cc + " SASS in the build (architectures " + f.architectures + "): " : "";
+  if (f.compiled_at_run_time) return "";  // NVRTC's code, not the build's: its path is its column
   // Records of warpconf before the code paths said "driver-jit" for either JIT path.
   const bool jit = f.code_path.rfind("jit-", 0) == 0 || f.code_path == "driver-jit";
   if (jit && f.variant != f.code_path)
@@ -556,6 +612,7 @@ nlohmann::json to_json(const Report& r) {
   for (const PerfFigure& f : r.perf) perf.push_back(perf_json(f));
   return {{"schema", kReportSchema},
           {"summary", summary_line(r)},
+          {"code_paths", code_path_lines(r)},
           {"verdict_rule", kVerdictRule},
           {"run", run_json(r)},
           {"devices", devices},

@@ -54,6 +54,8 @@ struct Fingerprint {
   std::string driver, driver_release, runtime, nvcc, architectures, code_path;
   int ptx_version = 0, binary_version = 0;
   std::string variant;  // sass, jit or sanitize: which ctest tests ran
+  std::string proof;    // how its process knew the code path (the device record's build.code_path_proof)
+  bool compiled_at_run_time = false;  // code its process compiled at run time for this path (random programs)
 };
 
 // One (device, family, intrinsic, type, scenes): the sums of its checks.
@@ -129,7 +131,7 @@ struct RunInfo {
 // report.json spells these as their members.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Fingerprint, id, name, uuid, ordinal, compute_capability, multiprocessors, driver,
                                    driver_release, runtime, nvcc, architectures, code_path, ptx_version,
-                                   binary_version, variant)
+                                   binary_version, variant, proof, compiled_at_run_time)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Deviation, device, id, lanes, checks, documented, observed, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BehaviourChange, device, source, family, what, lanes, detail, was, file)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Contract, device, id, probe_family, intrinsic, scenario, mask, outcome, detail,
@@ -186,6 +188,15 @@ bool report_fails(const Report&, bool strict);
 // failures; 3 known deviations; 0 behaviour changes", and "; 1 performance change" where the report
 // has perf figures. Conformance failures count the checks and the perf figures of a WRONG kernel.
 std::string summary_line(const Report&);
+
+// The part of `r` that ran on code path `path`: its devices, their cells, sums, deviations, behaviour
+// changes and perf figures, and the tests named "<path>/..." (for the first path, sass, the tests
+// named after no path). The run and its stop stay `r`'s.
+Report part_on_path(const Report& r, const std::string& path);
+
+// Where `r` holds more than one code path, a line per path in kCodePaths order: "sass: " and the
+// summary line of its part, then the proof that it ran; else none.
+std::vector<std::string> code_path_lines(const Report& r);
 
 // The perf figures with `verdict`.
 uint64_t perf_count(const Report&, const std::string& verdict);

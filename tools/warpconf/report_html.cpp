@@ -145,6 +145,11 @@ void legend(std::ostream& os) {
 
 void header(const Report& r, std::ostream& os) {
   os << "<h1>warpconf report</h1>\n<p class=\"summary\">" << esc(summary_line(r)) << "</p>\n";
+  if (const std::vector<std::string> paths = code_path_lines(r); !paths.empty()) {
+    os << "<ul class=\"small\">\n";
+    for (const std::string& line : paths) os << "<li>" << esc(line) << "</li>\n";
+    os << "</ul>\n";
+  }
   if (r.run.status == "running")
     os << "<p class=\"running\">Unfinished: warpconf run rewrites this page after every test. If it no longer "
           "changes: "

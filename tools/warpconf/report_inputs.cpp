@@ -408,7 +408,9 @@ int publish(const Report& r, const std::string& dir, std::ostream& out) {
   fs::create_directories(dir, error);
   if (error) throw UsageError("cannot create " + dir + ": " + error.message());
   write_report_files(r, dir);
-  out << summary_line(r) << "\nreport: " << (fs::path(dir) / "report.html").string() << "\n";
+  out << summary_line(r) << "\n";
+  for (const std::string& line : code_path_lines(r)) out << "  " << line << "\n";
+  out << "report: " << (fs::path(dir) / "report.html").string() << "\n";
   return 0;
 }
 

@@ -211,6 +211,11 @@ void tests_section(const Report& r, std::ostream& os) {
 
 void write_markdown(const Report& r, std::ostream& os) {
   os << "# warpconf report\n\n**" << md(summary_line(r)) << "**\n\n";
+  if (const std::vector<std::string> paths = code_path_lines(r); !paths.empty()) {
+    os << "Per code path:\n\n";
+    for (const std::string& line : paths) os << "- " << md(line) << "\n";
+    os << "\n";
+  }
   if (!r.aborted.is_null())
     os << (r.run.status == "running" ? "**Unfinished**: rewritten after every test. If it no longer changes: "
                                      : "**Aborted**: ")

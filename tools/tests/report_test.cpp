@@ -182,6 +182,7 @@ TEST(Report, gives_each_code_path_a_summary_line_whose_sums_add_up_to_the_run_s)
   EXPECT_EQ(planted.records, r.planted.records);
   EXPECT_EQ(deviations, r.deviations.size());
   EXPECT_GT(cli::part_on_path(r, "sass-debug").totals.records, 0u);
+  EXPECT_EQ(cli::code_path_lines(cli::report_from_json(cli::to_json(r), "r")), lines) << "report.json keeps the proofs";
   for (auto it = r.devices.begin(); it != r.devices.end();)
     it = it->second.code_path == "sass" ? std::next(it) : r.devices.erase(it);
   EXPECT_TRUE(cli::code_path_lines(r).empty()) << "one path: the summary line says it all";

@@ -454,32 +454,29 @@ std::string summary_line(const Report& r) {
   return line;
 }
 
+const CodePath* code_path_of_test(std::string_view name) {
+  const size_t slash = name.find('/');
+  return slash == std::string_view::npos ? nullptr : find_code_path(name.substr(0, slash));
+}
+
 Report part_on_path(const Report& r, const std::string& path) {
   Report part;
   for (const auto& [id, f] : r.devices)
     if (f.code_path == path) part.devices.emplace(id, f);
   const auto on_path = [&part](const std::string& device) { return part.devices.count(device) > 0; };
-  for (const auto& [key, c] : r.cells) {
-    if (!on_path(c.device)) continue;
-    part.cells.emplace(key, c);
-    // A planted check names its plant in its intrinsic (docs/results-schema.md), so its cell holds planted checks only.
-    (c.verdict().rfind("planted-", 0) == 0 ? part.planted : part.totals).add(c.sums);
-  }
+  for (const auto& [key, c] : r.cells)
+    if (on_path(c.device))  // a planted check names its plant in its intrinsic, so its cell holds planted checks only
+      (c.verdict().rfind("planted-", 0) == 0 ? part.planted : part.totals).add(c.sums);
   for (const auto& [key, d] : r.deviations)
     if (on_path(d.device)) part.deviations.emplace(key, d);
   for (const BehaviourChange& b : r.behaviour_changes)
     if (on_path(b.device)) part.behaviour_changes.push_back(b);
-  for (const Contract& c : r.contracts)
-    if (c.path == path) part.contracts.push_back(c);
   for (const PerfFigure& f : r.perf)
     if (on_path(f.device)) part.perf.push_back(f);
-  const auto path_of_test = [](const std::string& name) {
-    const size_t slash = name.find('/');
-    const CodePath* p = slash == std::string::npos ? nullptr : find_code_path(std::string_view(name).substr(0, slash));
-    return p != nullptr ? p->name : kCodePaths[0].name;
-  };
-  for (const TestResult& t : r.tests)
-    if (path_of_test(t.name) == path) part.tests.push_back(t);
+  for (const TestResult& t : r.tests) {
+    const CodePath* named = code_path_of_test(t.name);
+    if ((named != nullptr ? named->name : kCodePaths[0].name) == path) part.tests.push_back(t);
+  }
   return part;
 }
 
@@ -535,6 +532,7 @@ std::string device_label(const Report& r, const std::string& id) {
 }
 
 std::string code_note(const Fingerprint& f) {
+  if (f.compiled_at_run_time) return "";  // NVRTC's code, not the build's: its path is its column
   std::string cc;  // "9.0" -> "90"
   for (const char c : f.compute_capability)
     if (c != '.') cc += c;
@@ -552,7 +550,6 @@ std::string code_note(const Fingerprint& f) {
     if (entry.compare(0, digits, cc) == 0 && suffix.find("-virtual") == std::string::npos) built = true;
   }
   const std::string missing = named && !built ? "no sm_" + cc + " SASS in the build (architectures " + f.architectures + "): " : "";
-  if (f.compiled_at_run_time) return "";  // NVRTC's code, not the build's: its path is its column
   // Records of warpconf before the code paths said "driver-jit" for either JIT path.
   const bool jit = f.code_path.rfind("jit-", 0) == 0 || f.code_path == "driver-jit";
   if (jit && f.variant != f.code_path)

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/code_paths.hpp"
 #include "warpconf/json_fields.hpp"
 #include "warpconf/report_perf.hpp"
 #include "warpconf/results.hpp"
@@ -189,9 +190,12 @@ bool report_fails(const Report&, bool strict);
 // has perf figures. Conformance failures count the checks and the perf figures of a WRONG kernel.
 std::string summary_line(const Report&);
 
-// The part of `r` that ran on code path `path`: its devices, their cells, sums, deviations, behaviour
-// changes and perf figures, and the tests named "<path>/..." (for the first path, sass, the tests
-// named after no path). The run and its stop stay `r`'s.
+// The code path a test's name starts with ("jit-75/SoftmaxOnGpu": jit-75); nullptr for none (sass's tests).
+const CodePath* code_path_of_test(std::string_view name);
+
+// What `r`'s summary line counts of code path `path`: its devices, the sums of their cells, their
+// deviations, behaviour changes and perf figures, and the tests named "<path>/..." (for the first
+// path, sass, the tests named after no path). No cells or contracts; the run and its stop are not `r`'s.
 Report part_on_path(const Report& r, const std::string& path);
 
 // Where `r` holds more than one code path, a line per path in kCodePaths order: "sass: " and the

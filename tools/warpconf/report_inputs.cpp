@@ -365,8 +365,7 @@ Report report_from_results(const std::string& path, const std::vector<std::strin
   std::set<std::string> paths;  // the code paths whose tests ran: <path>/<suite>, sass's unprefixed
   for (const TestResult& t : r.tests) {
     if (t.name.rfind("sanitize/", 0) == 0) r.run.variant = "sanitize";
-    for (const CodePath& p : kCodePaths)
-      if (t.name.rfind(std::string(p.name) + "/", 0) == 0) paths.insert(std::string(p.name));
+    if (const CodePath* p = code_path_of_test(t.name)) paths.insert(std::string(p->name));
     if (t.name.find("OnGpu") != std::string::npos && t.name.find('/') == std::string::npos) paths.insert("sass");
   }
   if (r.run.variant.empty() && !paths.empty()) r.run.variant = paths.size() == 1 ? *paths.begin() : "all";

@@ -554,13 +554,14 @@ TEST_F(WarpconfRun, stops_the_path_build_at_its_time_limit_with_nothing_left_run
   EXPECT_EQ(log.str(), "building --build " + build_.string() + " --target warpconf_path_sass-debug\n");
 }
 
-// Which of the run's processes is killed: warpconf, the keeper, ctest, a test, or a test's child in a
-// session of its own (fake_test.sh writes the child's pid, then the test's).
+// Which of the run's processes is killed (with SIGKILL, but where said): warpconf, the keeper, ctest, a
+// test, or a test's child in a session of its own (fake_test.sh writes the child's pid, then the test's).
 enum class Victim { warpconf, keeper, ctest, test, test_in_a_session_of_its_own };
 
 struct Killing {
   std::string name;
   Victim victim;
+  int signal;
   std::string sleep;  // seconds the sleeping test and its child sleep
   int status;         // warpconf's exit status
   std::string run_status;
@@ -600,7 +601,7 @@ TEST_P(WarpconfRunProcessKilled, leaves_no_process_behind_and_a_report_where_war
                                            {Victim::ctest, ctest},
                                            {Victim::test, sleepers[1]},
                                            {Victim::test_in_a_session_of_its_own, sleepers[0]}};
-  ::kill(victims.at(killing.victim), SIGKILL);
+  ::kill(victims.at(killing.victim), killing.signal);
   EXPECT_EQ(wait_at_most(pid, 30), killing.status) << output();
   expect_none_left(5);
   const nlohmann::json r = report();
@@ -615,15 +616,19 @@ TEST_P(WarpconfRunProcessKilled, leaves_no_process_behind_and_a_report_where_war
 INSTANTIATE_TEST_SUITE_P(
     EachProcess, WarpconfRunProcessKilled,
     ::testing::Values(
-        Killing{"warpconf", Victim::warpconf, "60", 128 + SIGKILL, "running",
+        Killing{"warpconf", Victim::warpconf, SIGKILL, "60", 128 + SIGKILL, "running",
                 stop("running", nullptr, "killed or crashed before the run finished"), ""},
         // What the keeper kept comes to warpconf, which ends it and says why the run stopped.
-        Killing{"keeper", Victim::keeper, "60", 1, "aborted",
+        Killing{"keeper", Victim::keeper, SIGKILL, "60", 1, "aborted",
                 stop("error", nullptr, "the keeper of ctest was killed by signal 9"), ""},
-        Killing{"ctest", Victim::ctest, "60", 1, "aborted", stop("ctest", SIGKILL, "ctest was killed by signal 9"), ""},
+        // The keeper does not keep warpconf's handlers: a fault signal sent to it ends it, not the run.
+        Killing{"keeper_by_sigsegv", Victim::keeper, SIGSEGV, "60", 1, "aborted",
+                stop("error", nullptr, "the keeper of ctest was killed by signal 11"), ""},
+        Killing{"ctest", Victim::ctest, SIGKILL, "60", 1, "aborted",
+                stop("ctest", SIGKILL, "ctest was killed by signal 9"), ""},
         // The test fails once its child, which holds ctest's end of its output, has ended too.
-        Killing{"test", Victim::test, "5", 1, "finished", stop("finished", nullptr, ""), "failed"},
-        Killing{"test_in_a_session_of_its_own", Victim::test_in_a_session_of_its_own, "5", 0, "finished",
+        Killing{"test", Victim::test, SIGKILL, "5", 1, "finished", stop("finished", nullptr, ""), "failed"},
+        Killing{"test_in_a_session_of_its_own", Victim::test_in_a_session_of_its_own, SIGKILL, "5", 0, "finished",
                 stop("finished", nullptr, ""), "passed"}),
     [](const ::testing::TestParamInfo<Killing>& info) { return info.param.name; });
 

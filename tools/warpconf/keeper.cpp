@@ -115,6 +115,8 @@ int keep(pid_t command, int channel, int child_events, bool& abandoned) {
   // Only warpconf's word, or warpconf gone, ends the keeper (SIGKILL aside): a signal sent to every
   // process of a job (Slurm's scancel) must leave it to end what it keeps.
   for (const int signal : stop_signals()) ::signal(signal, SIG_IGN);
+  // warpconf's handlers of the fault signals came with the fork: one sent here must end the keeper.
+  for (const int signal : fault_signals()) ::signal(signal, SIG_DFL);
   sigset_t child;
   ::sigemptyset(&child);
   ::sigaddset(&child, SIGCHLD);

@@ -3,17 +3,19 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <memory>
+#include <iterator>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/compare.hpp"
 #include "core/draw.hpp"
+#include "core/installation.hpp"
 #include "core/known_deviations.hpp"
+#include "core/process.hpp"
 #include "core/warp_case.hpp"
 #include "families/algorithm/family.hpp"
 #include "families/cg/family.hpp"
@@ -315,14 +317,17 @@ TEST_F(ResultRecords, fail_a_check_that_compared_nothing) {
   EXPECT_EQ(records().back()["verdict"], "nothing-compared");
 }
 
-// Runs a repro line with --json and returns the lane's "bits", or "" when it did not run.
+// Runs a repro line with --json, as the warpconf command and the words after it, and returns the
+// lane's "bits", or "" when it did not run.
 std::string bits_from_repro(const std::string& repro, int lane) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen((repro + " --json").c_str(), "r"), pclose);
-  if (!pipe) return "";
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, pipe.get())) out.append(buf, n);
-  const auto j = nlohmann::json::parse(out, nullptr, false);
+  const std::string command = check::warpconf_command() + " ";
+  if (repro.rfind(command, 0) != 0) return "";
+  std::vector<std::string> argv = {check::warpconf_command()};
+  std::istringstream words(repro.substr(command.size()));
+  argv.insert(argv.end(), std::istream_iterator<std::string>(words), std::istream_iterator<std::string>());
+  argv.emplace_back("--json");
+  const check::ProcessOutput run = check::run_process_output(argv);
+  const auto j = nlohmann::json::parse(run.output, nullptr, false);
   if (j.is_discarded() || !j["lanes"][lane]["bits"].is_string()) return "";
   return j["lanes"][lane]["bits"].get<std::string>();
 }

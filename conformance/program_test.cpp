@@ -16,6 +16,7 @@
 
 #include "core/batch.hpp"
 #include "core/device.hpp"
+#include "core/process.hpp"
 #include "families/program/device.hpp"
 #include "core/seed.hpp"
 #include "families/program/builders.hpp"
@@ -326,8 +327,10 @@ TEST(ProgramStandalone, compiles_with_nvcc_alone) {
   const std::string dir = harness::fresh_test_dir("program").string();
   const std::string file = dir + "/" + kernel_name(p) + ".cu";
   std::ofstream(file) << standalone_source(p, {MiscompileKind::merge, miscompile_sites(p, MiscompileKind::merge).at(0)});
-  const std::string command = nvcc + " -arch=sm_90 -o " + dir + "/" + kernel_name(p) + " " + file + " 2>&1";
-  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  const std::vector<std::string> command = {nvcc, "-arch=sm_90", "-o", dir + "/" + kernel_name(p), file};
+  const check::ProcessOutput nvcc_run = check::run_process_output(command);
+  EXPECT_TRUE(nvcc_run.end.succeeded()) << check::command_text(command) << ": " << nvcc_run.end.text() << "\n"
+                                        << nvcc_run.output;
 }
 
 TEST(ProgramStandalone, refuses_a_program_without_its_inputs) {

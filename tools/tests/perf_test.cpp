@@ -679,6 +679,28 @@ TEST(PerfSass, two_loops_between_the_clock_reads_cannot_be_told_apart) {
   }
 }
 
+// cuobjdump runs with an argument vector (core/process): a binary in a folder whose name is shell syntax
+// is read as it is; a cuobjdump that fails says why in its last line.
+TEST(PerfSass, reads_the_listing_that_cuobjdump_prints_of_the_binary_it_is_given) {
+  const fs::path dir = harness::fresh_test_dir("perf-sass") / "b'$(touch PWNED)'";
+  fs::create_directories(dir);
+  const fs::path binary = dir / "binary", cuobjdump = dir / "cuobjdump", failing = dir / "failing";
+  std::ofstream(binary) << kListing;  // the stand-in prints the file it is given as that file's listing
+  std::ofstream(cuobjdump) << "#!/bin/sh\n[ \"$1\" = -sass ] && [ $# = 2 ] && exec cat \"$2\"\nexit 3\n";
+  std::ofstream(failing) << "#!/bin/sh\necho 'cuobjdump fatal   : Could not open input file' >&2\nexit 1\n";
+  for (const fs::path& script : {cuobjdump, failing}) fs::permissions(script, fs::perms::owner_all);
+  const perf::SassListing l = perf::read_sass({cuobjdump.string(), binary.string(), "sm_90"}, {"kept", "vote"});
+  EXPECT_EQ(l.size(), 2u);
+  EXPECT_FALSE(fs::exists("PWNED"));
+  try {
+    perf::read_sass({failing.string(), binary.string(), "sm_90"}, {"kept"});
+    ADD_FAILURE() << "read";
+  } catch (const perf::SassError& e) {
+    EXPECT_EQ(std::string(e.what()), failing.string() + " -sass " + binary.string() +
+                                         " failed (exit status 1): cuobjdump fatal   : Could not open input file");
+  }
+}
+
 TEST(PerfSass, recording_needs_the_sass_of_the_code_that_runs) {
   std::string why;
   EXPECT_EQ(perf::sass_source(75, "driver-jit", why), std::nullopt);

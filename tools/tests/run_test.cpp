@@ -14,12 +14,15 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
+#include "core/process.hpp"
 #include "harness/scratch_dir.hpp"
 #include "report_data.hpp"
 #include "warpconf/health.hpp"
+#include "warpconf/keeper.hpp"
 #include "warpconf/report.hpp"
 #include "warpconf/report_inputs.hpp"
 
@@ -76,12 +79,27 @@ class WarpconfRun : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = harness::fresh_test_dir("run");
-    fs::create_directories(dir_ / "build");
-    std::ofstream(dir_ / "build" / "CMakeCache.txt") << "CMAKE_CTEST_COMMAND:INTERNAL=" << WARPCONF_CTEST << "\n";
+    build_tree(dir_ / "build");
+  }
+
+  // Makes `build` the stand-in build tree, its CMakeCache.txt naming ctest and `cmake` (where given).
+  void build_tree(const fs::path& build, const std::string& cmake = "") {
+    build_ = build;
+    fs::create_directories(build_);
+    std::ofstream(build_ / "CMakeCache.txt") << "CMAKE_CTEST_COMMAND:INTERNAL=" << WARPCONF_CTEST << "\n"
+                                             << (cmake.empty() ? "" : "CMAKE_COMMAND:INTERNAL=" + cmake + "\n");
+  }
+
+  // A stand-in cmake whose build prints a line and takes 40 s (a child of it sleeps); its path.
+  std::string slow_cmake() const {
+    const fs::path script = dir_ / "slow_cmake.sh";
+    std::ofstream(script) << "#!/bin/sh\necho \"building $*\"\nsleep 40 &\nwait\n";
+    fs::permissions(script, fs::perms::owner_all);
+    return script.string();
   }
 
   void tests(const std::vector<FakeTest>& tests) {
-    std::ofstream f(dir_ / "build" / "CTestTestfile.cmake");
+    std::ofstream f(build_ / "CTestTestfile.cmake");
     for (const FakeTest& t : tests)
       f << "add_test([==[" << t.name << "]==] /bin/sh " << kData << "/fake_test.sh \""
         << (t.records.empty() ? "" : kData + "/run/" + t.records) << "\" " << t.status << " \"" << t.say << "\" \""
@@ -89,10 +107,10 @@ class WarpconfRun : public ::testing::Test {
         << t.name << "]==] PROPERTIES LABELS " << t.label << " SKIP_RETURN_CODE 77)\n";
   }
 
-  // Starts warpconf run, its output into output.txt (its standard output into `stdout_fd` where one
-  // is given), with mark() in its environment, which every process it starts inherits.
+  // Starts warpconf run in dir_, its output into output.txt (its standard output into `stdout_fd` where
+  // one is given), with mark() in its environment, which every process it starts inherits.
   pid_t start(const std::vector<std::string>& extra, int stdout_fd = -1) {
-    std::vector<std::string> args = {WARPCONF_BINARY, "run", "--build-dir", (dir_ / "build").string(), "--out",
+    std::vector<std::string> args = {WARPCONF_BINARY, "run", "--build-dir", build_.string(), "--out",
                                      (dir_ / "report").string()};
     args.insert(args.end(), extra.begin(), extra.end());
     const std::string marked = mark();
@@ -105,6 +123,7 @@ class WarpconfRun : public ::testing::Test {
       ::dup2(stdout_fd >= 0 ? stdout_fd : out, STDOUT_FILENO);
       ::dup2(out, STDERR_FILENO);
       ::putenv(const_cast<char*>(marked.c_str()));
+      if (::chdir(dir_.c_str()) != 0) ::_exit(127);
       ::execv(argv[0], argv.data());
       ::_exit(127);
     }
@@ -157,6 +176,17 @@ class WarpconfRun : public ::testing::Test {
     return s.str();
   }
 
+  // Waits until a process that warpconf run started runs a command line that starts with `text`; its pid.
+  pid_t wait_for_process(const std::string& text) const {
+    for (int i = 0; i < 400; ++i) {
+      for (const pid_t pid : processes_with(mark()))
+        if (command_line(pid).rfind(text, 0) == 0) return pid;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ADD_FAILURE() << "no process ran " << text << ": " << output();
+    return -1;
+  }
+
   // Waits until the report shows `n` finished tests.
   void wait_for_tests(size_t n) const {
     for (int i = 0; i < 400; ++i) {
@@ -167,10 +197,12 @@ class WarpconfRun : public ::testing::Test {
     FAIL() << "the report never showed " << n << " tests: " << output();
   }
 
-  fs::path dir_;
+  fs::path dir_, build_;
 };
 
 const FakeTest kShuffle{"ShuffleOnGpu", "gpu", "shuffle.jsonl"};
+// What a stop's detail adds when the run stops while it builds the sass-debug path.
+const std::string kDuringTheBuild = " while building the sass-debug path(s)";
 const FakeTest kNotSupported{"ReduceOnGpu", "gpu", "reduce.jsonl", 77,
                              "NotSupported: __reduce_add_sync needs compute capability 8.0, device is 7.5"};
 
@@ -257,8 +289,7 @@ TEST_F(WarpconfRun, gives_its_tests_a_jit_cache_of_its_own_and_removes_it) {
 TEST_F(WarpconfRun, builds_a_path_built_apart_first_and_stops_when_that_fails) {
   const std::vector<FakeTest> debug = {kShuffle, {"sass-debug/ShuffleOnGpu", "sass-debug", "shuffle.jsonl"}};
   for (const char* cmake : {"/bin/true", "/bin/false"}) {
-    std::ofstream(dir_ / "build" / "CMakeCache.txt") << "CMAKE_CTEST_COMMAND:INTERNAL=" << WARPCONF_CTEST << "\n"
-                                                     << "CMAKE_COMMAND:INTERNAL=" << cmake << "\n";
+    build_tree(build_, cmake);
     tests(debug);
     const bool builds = std::string(cmake) == "/bin/true";
     EXPECT_EQ(run({"--path", "sass-debug"}), builds ? 0 : 1) << output();
@@ -267,14 +298,43 @@ TEST_F(WarpconfRun, builds_a_path_built_apart_first_and_stops_when_that_fails) {
       EXPECT_EQ(report()["tests"].size(), 1u) << "the sass-debug label alone";
       EXPECT_NE(output().find("the sass-debug path(s) are built"), std::string::npos) << output();
     } else {
-      EXPECT_NE(output().find("building the sass-debug path(s) failed"), std::string::npos) << output();
+      EXPECT_NE(output().find("building the sass-debug path(s) failed (exit status 1); its output is in " +
+                              (dir_ / "report" / "build.log").string()),
+                std::string::npos)
+          << output();
+      EXPECT_EQ(report()["run"]["stop"]["cause"], "error") << "the final report says the build failed";
+    }
+  }
+}
+
+// The path build starts cmake with an argument vector: shell syntax in the build tree's name, or in
+// the CMAKE_COMMAND of its cache, is no command (a shell would touch PWNED in warpconf's folder).
+TEST_F(WarpconfRun, builds_a_path_with_no_shell_between_it_and_its_arguments) {
+  const fs::path echo = dir_ / "echo_cmake.sh";  // a stand-in cmake that prints its arguments, one a line
+  std::ofstream(echo) << "#!/bin/sh\nprintf '%s\\n' \"$@\"\n";
+  fs::permissions(echo, fs::perms::owner_all);
+  struct Case {
+    std::string build, cmake;
+    int status;
+  };
+  for (const Case& c : std::vector<Case>{{"b'$(touch PWNED)'", echo.string(), 0}, {"build", "/bin/true'; touch PWNED; '", 1}}) {
+    build_tree(dir_ / c.build, c.cmake);
+    tests({{"sass-debug/ShuffleOnGpu", "sass-debug", "shuffle.jsonl"}});
+    EXPECT_EQ(run({"--path", "sass-debug"}), c.status) << output();
+    EXPECT_FALSE(fs::exists(dir_ / "PWNED")) << c.build << ", " << c.cmake;
+    std::ostringstream log;
+    log << std::ifstream(dir_ / "report" / "build.log").rdbuf();
+    if (c.status == 0) {
+      EXPECT_EQ(log.str(), "--build\n" + (dir_ / c.build).string() + "\n--target\nwarpconf_path_sass-debug\n");
+    } else {
+      EXPECT_EQ(log.str(), "cannot run " + c.cmake + ": No such file or directory\n");
+      EXPECT_NE(output().find("building the sass-debug path(s) failed (exit status 127)"), std::string::npos) << output();
     }
   }
 }
 
 TEST_F(WarpconfRun, all_paths_run_every_path_label_with_each_device_s_variant_its_path) {
-  std::ofstream(dir_ / "build" / "CMakeCache.txt") << "CMAKE_CTEST_COMMAND:INTERNAL=" << WARPCONF_CTEST << "\n"
-                                                   << "CMAKE_COMMAND:INTERNAL=/bin/true\n";
+  build_tree(build_, "/bin/true");
   tests({kShuffle, {"jit-native/ShuffleOnGpu", "jit-native", "shuffle.jsonl"}, {"perf.compare", "perf", "perf.jsonl"}});
   EXPECT_EQ(run({"--path", "all"}), 0) << output();
   const nlohmann::json r = report();
@@ -425,20 +485,197 @@ nlohmann::json stop(const std::string& cause, nlohmann::json signal, const std::
   return {{"cause", cause}, {"signal", signal}, {"detail", detail}};
 }
 
+// warpconf run stopped by `signal` (its report's name for it `name`), `during` what: " while building ...".
+Ending stopped_by(const std::string& name, int signal, const std::string& during = "") {
+  const std::string detail = "interrupted by " + name + during;
+  return {name, signal, 1, "aborted", stop("signal", signal, detail), "signal " + std::to_string(signal) + ": " + detail};
+}
+
+// Nothing handles SIGKILL: the report written after the last finished test is the one left.
+const Ending kKilled{"SIGKILL", SIGKILL, 128 + SIGKILL, "running",
+                     stop("running", nullptr, "killed or crashed before the run finished"),
+                     "running: killed or crashed before the run finished"};
+
+std::string ending_name(const ::testing::TestParamInfo<Ending>& info) {
+  std::string name = info.param.name;
+  std::replace(name.begin(), name.end(), '+', '_');
+  return name;
+}
+
+// Every signal that would end warpconf stops it with its report (StopSignals checks the class):
+// SIGQUIT, SIGUSR1, SIGALRM and the real-time ones too, and a fault signal that another process sent.
+INSTANTIATE_TEST_SUITE_P(EverySignal, WarpconfRunSignalled,
+                         ::testing::Values(kKilled, stopped_by("SIGTERM", SIGTERM), stopped_by("SIGHUP", SIGHUP),
+                                           stopped_by("SIGPIPE", SIGPIPE), stopped_by("SIGQUIT", SIGQUIT),
+                                           stopped_by("SIGUSR1", SIGUSR1), stopped_by("SIGALRM", SIGALRM),
+                                           stopped_by("SIGRTMIN+1", SIGRTMIN + 1), stopped_by("SIGSEGV", SIGSEGV)),
+                         ending_name);
+
+// The path build is part of the run: a signal stops it as it stops ctest, and nothing it started is left.
+class WarpconfRunBuildSignalled : public WarpconfRun, public ::testing::WithParamInterface<Ending> {};
+
+TEST_P(WarpconfRunBuildSignalled, stops_the_path_build_and_leaves_nothing_of_it_running) {
+  const Ending& ending = GetParam();
+  build_tree(build_, slow_cmake());
+  tests({{"sass-debug/ShuffleOnGpu", "sass-debug", "shuffle.jsonl"}});
+  const pid_t pid = start({"--path", "sass-debug"});
+  ASSERT_GT(wait_for_process("sleep 40"), 0) << "the build's child";
+  ::kill(pid, ending.signal);
+  EXPECT_EQ(wait_at_most(pid, 30), ending.status) << output();
+  expect_none_left(5);
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["run"]["status"], ending.run_status);
+  EXPECT_EQ(r["run"]["stop"], ending.stop);
+  EXPECT_TRUE(r["tests"].empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(EverySignal, WarpconfRunBuildSignalled,
+                         ::testing::Values(kKilled, stopped_by("SIGINT", SIGINT, kDuringTheBuild),
+                                           stopped_by("SIGTERM", SIGTERM, kDuringTheBuild),
+                                           stopped_by("SIGHUP", SIGHUP, kDuringTheBuild),
+                                           stopped_by("SIGUSR1", SIGUSR1, kDuringTheBuild)),
+                         ending_name);
+
+TEST_F(WarpconfRun, stops_the_path_build_at_its_time_limit_with_nothing_left_running) {
+  build_tree(build_, slow_cmake());
+  tests({{"sass-debug/ShuffleOnGpu", "sass-debug", "shuffle.jsonl"}});
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_EQ(run({"--path", "sass-debug", "--time-limit", "3"}), 1) << output();
+  const auto took = std::chrono::steady_clock::now() - started;
+  EXPECT_GE(took, std::chrono::seconds(3));
+  EXPECT_LT(took, std::chrono::seconds(10)) << "not the build's 40 s";
+  expect_none_left(5);
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["run"]["status"], "aborted");
+  EXPECT_EQ(r["run"]["stop"], stop("time-limit", nullptr, "stopped at the time limit of 3 s" + kDuringTheBuild));
+  EXPECT_TRUE(r["tests"].empty());
+  std::ostringstream log;
+  log << std::ifstream(dir_ / "report" / "build.log").rdbuf();
+  EXPECT_EQ(log.str(), "building --build " + build_.string() + " --target warpconf_path_sass-debug\n");
+}
+
+// Which of the run's processes is killed (with SIGKILL, but where said): warpconf, the keeper, ctest, a
+// test, or a test's child in a session of its own (fake_test.sh writes the child's pid, then the test's).
+enum class Victim { warpconf, keeper, ctest, test, test_in_a_session_of_its_own };
+
+struct Killing {
+  std::string name;
+  Victim victim;
+  int signal;
+  std::string sleep;  // seconds the sleeping test and its child sleep
+  int status;         // warpconf's exit status
+  std::string run_status;
+  nlohmann::json stop;
+  std::string sleeper;  // the sleeping test's status in a run that finished
+};
+
+void PrintTo(const Killing& killing, std::ostream* os) { *os << killing.name; }
+
+// The one child of `parent`; -1 where it has none or several.
+pid_t only_child(pid_t parent) {
+  const std::vector<pid_t> children = check::children_of(parent);
+  return children.size() == 1 ? children.front() : -1;
+}
+
+class WarpconfRunProcessKilled : public WarpconfRun, public ::testing::WithParamInterface<Killing> {};
+
+TEST_P(WarpconfRunProcessKilled, leaves_no_process_behind_and_a_report_where_warpconf_lives_on) {
+  const Killing& killing = GetParam();
+  const std::string pids = (dir_ / "pids").string();
+  tests({kShuffle, {"SleepsOnGpu", "gpu", "", 0, "", killing.sleep, "", pids}});
+  const pid_t pid = start({});
+  wait_for_tests(1);
+  std::vector<pid_t> sleepers;
+  for (int i = 0; i < 400 && sleepers.size() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::ifstream in(pids);
+    sleepers.assign(std::istream_iterator<pid_t>(in), std::istream_iterator<pid_t>());
+  }
+  ASSERT_EQ(sleepers.size(), 2u) << output();
+  const pid_t keeper = only_child(pid), ctest = only_child(keeper);
+  ASSERT_GT(keeper, 0);
+  ASSERT_GT(ctest, 0);
+  EXPECT_EQ(command_line(ctest).rfind(WARPCONF_CTEST, 0), 0u) << command_line(ctest);
+  const std::map<Victim, pid_t> victims = {{Victim::warpconf, pid},
+                                           {Victim::keeper, keeper},
+                                           {Victim::ctest, ctest},
+                                           {Victim::test, sleepers[1]},
+                                           {Victim::test_in_a_session_of_its_own, sleepers[0]}};
+  ::kill(victims.at(killing.victim), killing.signal);
+  EXPECT_EQ(wait_at_most(pid, 30), killing.status) << output();
+  expect_none_left(5);
+  const nlohmann::json r = report();
+  EXPECT_EQ(r["run"]["status"], killing.run_status);
+  EXPECT_EQ(r["run"]["stop"], killing.stop);
+  if (killing.sleeper.empty()) return;
+  ASSERT_EQ(r["tests"].size(), 2u) << r["tests"];
+  EXPECT_EQ(r["tests"][1]["name"], "SleepsOnGpu");
+  EXPECT_EQ(r["tests"][1]["status"], killing.sleeper);
+}
+
 INSTANTIATE_TEST_SUITE_P(
-    EverySignal, WarpconfRunSignalled,
+    EachProcess, WarpconfRunProcessKilled,
     ::testing::Values(
-        // Nothing handles SIGKILL: the report written after the last finished test is the one left.
-        Ending{"SIGKILL", SIGKILL, 128 + SIGKILL, "running",
-               stop("running", nullptr, "killed or crashed before the run finished"),
-               "running: killed or crashed before the run finished"},
-        Ending{"SIGTERM", SIGTERM, 1, "aborted", stop("signal", SIGTERM, "interrupted by SIGTERM"),
-               "signal 15: interrupted by SIGTERM"},
-        Ending{"SIGHUP", SIGHUP, 1, "aborted", stop("signal", SIGHUP, "interrupted by SIGHUP"),
-               "signal 1: interrupted by SIGHUP"},
-        Ending{"SIGPIPE", SIGPIPE, 1, "aborted", stop("signal", SIGPIPE, "interrupted by SIGPIPE"),
-               "signal 13: interrupted by SIGPIPE"}),
-    [](const ::testing::TestParamInfo<Ending>& info) { return info.param.name; });
+        Killing{"warpconf", Victim::warpconf, SIGKILL, "60", 128 + SIGKILL, "running",
+                stop("running", nullptr, "killed or crashed before the run finished"), ""},
+        // What the keeper kept comes to warpconf, which ends it and says why the run stopped.
+        Killing{"keeper", Victim::keeper, SIGKILL, "60", 1, "aborted",
+                stop("error", nullptr, "the keeper of ctest was killed by signal 9"), ""},
+        // The keeper does not keep warpconf's handlers: a fault signal sent to it ends it, not the run.
+        Killing{"keeper_by_sigsegv", Victim::keeper, SIGSEGV, "60", 1, "aborted",
+                stop("error", nullptr, "the keeper of ctest was killed by signal 11"), ""},
+        Killing{"ctest", Victim::ctest, SIGKILL, "60", 1, "aborted",
+                stop("ctest", SIGKILL, "ctest was killed by signal 9"), ""},
+        // The test fails once its child, which holds ctest's end of its output, has ended too.
+        Killing{"test", Victim::test, SIGKILL, "5", 1, "finished", stop("finished", nullptr, ""), "failed"},
+        Killing{"test_in_a_session_of_its_own", Victim::test_in_a_session_of_its_own, SIGKILL, "5", 0, "finished",
+                stop("finished", nullptr, ""), "passed"}),
+    [](const ::testing::TestParamInfo<Killing>& info) { return info.param.name; });
+
+// The signals that stop a run are every signal whose default action ends a process, as a child of
+// this process shows (left at the default, sent each signal, it ends by it or not), but SIGKILL.
+TEST(StopSignals, are_every_signal_that_ends_a_process_but_sigkill) {
+  std::set<int> handled(cli::stop_signals().begin(), cli::stop_signals().end());
+  handled.insert(cli::fault_signals().begin(), cli::fault_signals().end());
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  std::map<int, pid_t> child_of;  // by the signal it is sent
+  for (int signal = 1; signal <= SIGRTMAX; ++signal) {
+    if (signal == SIGKILL || signal == SIGSTOP || (signal > SIGSYS && signal < SIGRTMIN)) continue;  // the C library's own
+    const pid_t child = ::fork();
+    if (child == 0) {
+      ::signal(signal, SIG_DFL);
+      sigset_t none;
+      ::sigemptyset(&none);
+      ::sigprocmask(SIG_SETMASK, &none, nullptr);
+      if (::write(ready[1], "x", 1) != 1) ::_exit(1);
+      for (;;) ::pause();
+    }
+    ASSERT_GT(child, 0);
+    child_of[signal] = child;
+  }
+  for (size_t started = 0; started < child_of.size(); ++started) {
+    char byte;
+    ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+  }
+  ::close(ready[0]);
+  ::close(ready[1]);
+  for (const auto& [signal, child] : child_of) ::kill(child, signal);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  std::set<int> ending;
+  for (const auto& [signal, child] : child_of) {
+    int status = 0;
+    if (::waitpid(child, &status, WNOHANG) == child && WIFSIGNALED(status) && WTERMSIG(status) == signal) {
+      ending.insert(signal);
+      continue;
+    }
+    ::kill(child, SIGKILL);
+    ::waitpid(child, &status, 0);
+  }
+  EXPECT_EQ(handled, ending);
+  EXPECT_EQ(cli::signal_name(SIGUSR1), "SIGUSR1");
+  EXPECT_EQ(cli::signal_name(SIGRTMIN + 2), "SIGRTMIN+2");
+}
 
 // `warpconf run | head -1`: once the reader is gone, the run stops as on SIGPIPE, with its report,
 // while a test still sleeps (not at the next progress line, when that test ends).
@@ -510,11 +747,11 @@ TEST_F(WarpconfRun, reports_ctest_ending_abnormally) {
 
 TEST_F(WarpconfRun, gives_ctest_the_resource_spec_and_refuses_a_malformed_one) {
   tests({kShuffle});
-  std::ofstream(dir_ / "build" / "resources.json")
+  std::ofstream(build_ / "resources.json")
       << R"({"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "0", "slots": 8}, {"id": "1", "slots": 8}]}]})";
   EXPECT_EQ(run(), 0) << output();
   for (const char* spec : {R"({"local": 3})", R"({"local": [{"gpus": [{"id": "0"}]}]})"}) {
-    std::ofstream(dir_ / "build" / "resources.json") << spec;
+    std::ofstream(build_ / "resources.json") << spec;
     EXPECT_EQ(run(), 2) << spec;
     EXPECT_NE(output().find("resources.json: not a ctest resource spec"), std::string::npos) << output();
   }

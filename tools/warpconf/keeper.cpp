@@ -11,46 +11,36 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
+
+#include "core/process.hpp"
 
 namespace wc::cli {
 namespace {
 
 constexpr int kCannotStart = 127;  // the exit status of a process that could not start what it was to run
 
-// What the keeper ignores: only warpconf's word, or warpconf gone, ends it (SIGKILL aside).
-constexpr int kIgnoredByKeeper[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT};
-
-// The processes whose parent is `parent`, from /proc/<pid>/stat ("pid (comm) state ppid ...").
-std::vector<pid_t> children_of(pid_t parent) {
-  std::vector<pid_t> children;
-  std::error_code error;  // the keeper throws nothing: it has no caller to catch it
-  for (std::filesystem::directory_iterator it("/proc", error), end; !error && it != end; it.increment(error)) {
-    const std::string name = it->path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream stat(it->path() / "stat");
-    std::string text;
-    std::getline(stat, text);
-    const size_t comm_end = text.rfind(')');
-    char state = 0;
-    int ppid = 0;
-    if (comm_end != std::string::npos && std::sscanf(text.c_str() + comm_end + 1, " %c %d", &state, &ppid) == 2 &&
-        ppid == parent)
-      children.push_back(static_cast<pid_t>(std::strtol(name.c_str(), nullptr, 10)));
-  }
-  return children;
-}
+// The signals by name; the real-time ones (SIGRTMIN to SIGRTMAX, known only at run time) apart.
+struct NamedSignal {
+  int signal;
+  const char* name;
+};
+constexpr NamedSignal kAsynchronous[] = {
+    {SIGHUP, "SIGHUP"},       {SIGINT, "SIGINT"},       {SIGQUIT, "SIGQUIT"},     {SIGUSR1, "SIGUSR1"},
+    {SIGUSR2, "SIGUSR2"},     {SIGPIPE, "SIGPIPE"},     {SIGALRM, "SIGALRM"},     {SIGTERM, "SIGTERM"},
+    {SIGSTKFLT, "SIGSTKFLT"}, {SIGXCPU, "SIGXCPU"},     {SIGXFSZ, "SIGXFSZ"},     {SIGVTALRM, "SIGVTALRM"},
+    {SIGPROF, "SIGPROF"},     {SIGIO, "SIGIO"},         {SIGPWR, "SIGPWR"}};
+constexpr NamedSignal kFaults[] = {{SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},
+                                   {SIGFPE, "SIGFPE"},   {SIGSEGV, "SIGSEGV"}, {SIGSYS, "SIGSYS"}};
 
 [[noreturn]] void exec_command(const std::vector<std::string>& args, int output_fd, pid_t keeper) {
   ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // should the keeper itself be killed
   if (::getppid() != keeper) ::_exit(kCannotStart);
   // Ignored signals and the blocked mask would pass on to ctest and its tests through exec.
-  for (const int signal : kIgnoredByKeeper) ::signal(signal, SIG_DFL);
+  for (const int signal : stop_signals()) ::signal(signal, SIG_DFL);
   sigset_t none;
   ::sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -83,7 +73,7 @@ int end_everything(pid_t command) {
   ::kill(-command, SIGKILL);
   int command_status = 0;
   for (;;) {
-    for (const pid_t child : children_of(::getpid())) ::kill(child, SIGKILL);
+    for (const pid_t child : check::children_of(::getpid())) ::kill(child, SIGKILL);
     int status = 0;
     const pid_t ended = ::waitpid(-1, &status, 0);
     if (ended == command) command_status = status;
@@ -122,7 +112,11 @@ int keep(pid_t command, int channel, int child_events, bool& abandoned) {
                               const std::filesystem::path& abandoned_folder) {
   ::setpgid(0, 0);  // apart from warpconf's group, so that a kill of that group leaves it to clean up
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-  for (const int signal : kIgnoredByKeeper) ::signal(signal, SIG_IGN);
+  // Only warpconf's word, or warpconf gone, ends the keeper (SIGKILL aside): a signal sent to every
+  // process of a job (Slurm's scancel) must leave it to end what it keeps.
+  for (const int signal : stop_signals()) ::signal(signal, SIG_IGN);
+  // warpconf's handlers of the fault signals came with the fork: one sent here must end the keeper.
+  for (const int signal : fault_signals()) ::signal(signal, SIG_DFL);
   sigset_t child;
   ::sigemptyset(&child);
   ::sigaddset(&child, SIGCHLD);
@@ -146,7 +140,40 @@ int keep(pid_t command, int channel, int child_events, bool& abandoned) {
 
 }  // namespace
 
-Keeper::Keeper(const std::vector<std::string>& argv, int output_fd, const std::filesystem::path& abandoned_folder) {
+const std::vector<int>& stop_signals() {
+  static const std::vector<int> signals = [] {
+    std::vector<int> all;
+    for (const NamedSignal& s : kAsynchronous) all.push_back(s.signal);
+    for (int signal = SIGRTMIN; signal <= SIGRTMAX; ++signal) all.push_back(signal);
+    return all;
+  }();
+  return signals;
+}
+
+const std::vector<int>& fault_signals() {
+  static const std::vector<int> signals = [] {
+    std::vector<int> all;
+    for (const NamedSignal& s : kFaults) all.push_back(s.signal);
+    return all;
+  }();
+  return signals;
+}
+
+std::string signal_name(int signal) {
+  for (const NamedSignal& s : kAsynchronous)
+    if (s.signal == signal) return s.name;
+  for (const NamedSignal& s : kFaults)
+    if (s.signal == signal) return s.name;
+  if (signal >= SIGRTMIN && signal <= SIGRTMAX)
+    return signal == SIGRTMIN ? "SIGRTMIN" : "SIGRTMIN+" + std::to_string(signal - SIGRTMIN);
+  return "signal " + std::to_string(signal);
+}
+
+Keeper::Keeper(const std::vector<std::string>& argv, int output_fd, const std::filesystem::path& abandoned_folder)
+    : command_(std::filesystem::path(argv.at(0)).filename().string()) {
+  // Should the keeper be killed, what it kept comes here, not to init, and ended() kills it.
+  if (::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+    throw std::runtime_error(std::string("cannot become a child subreaper: ") + std::strerror(errno));
   int channel[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0)
     throw std::runtime_error(std::string("cannot make a socket pair: ") + std::strerror(errno));
@@ -183,24 +210,54 @@ void Keeper::forward(int signal) {
 
 void Keeper::end() { forward(SIGKILL); }
 
-int Keeper::wait() {
-  int status = 0;
-  size_t got = 0;
-  while (got < sizeof status) {
-    const ssize_t n = ::recv(channel_, reinterpret_cast<char*>(&status) + got, sizeof status - got, 0);
+void Keeper::read_channel(bool block) {
+  while (!gone_ && status_bytes_ < sizeof status_) {
+    const ssize_t n = ::recv(channel_, reinterpret_cast<char*>(&status_) + status_bytes_, sizeof status_ - status_bytes_,
+                             block ? 0 : MSG_DONTWAIT);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
+    if (n < 0) {
+      gone_ = errno != EAGAIN && errno != EWOULDBLOCK;
+      return;
+    }
+    gone_ = n == 0;
+    status_bytes_ += static_cast<size_t>(n);
   }
+}
+
+void Keeper::end_what_it_kept() {
+  for (;;) {
+    for (const pid_t child : check::children_of(::getpid())) ::kill(child, SIGKILL);
+    int status = 0;
+    const pid_t ended = ::waitpid(-1, &status, 0);
+    if (ended == keeper_) keeper_status_ = status;
+    if (ended < 0 && errno == ECHILD) return;
+  }
+}
+
+bool Keeper::ended() {
+  read_channel(false);
+  const bool told = status_bytes_ == sizeof status_;
+  if (gone_ && !told) end_what_it_kept();
+  return gone_ || told;
+}
+
+int Keeper::wait() {
+  read_channel(true);
+  const bool told = status_bytes_ == sizeof status_;
+  if (!told) end_what_it_kept();
   ::close(channel_);
   channel_ = -1;
-  int keeper_status = 0;
-  while (::waitpid(keeper_, &keeper_status, 0) < 0 && errno == EINTR) {
+  if (!keeper_status_) {
+    int status = 0;
+    while (::waitpid(keeper_, &status, 0) < 0 && errno == EINTR) {
+    }
+    keeper_status_ = status;
   }
-  if (got == sizeof status) return status;
-  if (WIFSIGNALED(keeper_status))
-    throw std::runtime_error("the keeper of ctest was killed by signal " + std::to_string(WTERMSIG(keeper_status)));
-  throw std::runtime_error("the keeper could not start ctest");
+  if (told) return status_;
+  if (WIFSIGNALED(*keeper_status_))
+    throw std::runtime_error("the keeper of " + command_ + " was killed by signal " +
+                             std::to_string(WTERMSIG(*keeper_status_)));
+  throw std::runtime_error("the keeper could not start " + command_);
 }
 
 }  // namespace wc::cli

@@ -1,14 +1,11 @@
 #include "warpconf/probe.hpp"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,6 +18,7 @@
 #include "core/installation.hpp"
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
+#include "core/process.hpp"
 #include "core/records.hpp"
 #include "core/temporary_folder.hpp"
 #include "families/registry.hpp"
@@ -177,42 +175,6 @@ std::vector<std::string> path_environment(const CodePath& p, const std::string& 
   return env;
 }
 
-// Runs `argv` under `env`, its stdout and stderr copied to `out` as they come; its exit status, or
-// 128 + the signal that ended it. It ends on its own: each of its probe children has a time limit.
-int run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env, std::ostream& out) {
-  std::vector<char*> args, envp;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-  args.push_back(nullptr);
-  envp.push_back(nullptr);
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  out.flush();
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    ::dup2(fds[1], STDOUT_FILENO);
-    ::dup2(fds[1], STDERR_FILENO);
-    ::close(fds[0]);
-    ::close(fds[1]);
-    ::execve(args[0], args.data(), envp.data());
-    ::_exit(127);
-  }
-  ::close(fds[1]);
-  char buffer[4096];
-  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    out.write(buffer, n);
-    out.flush();
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 std::string number_text(double value) {
   std::ostringstream os;
   os << value;
@@ -230,9 +192,17 @@ std::vector<golden::ContractLine> probe_elsewhere(const ProbeOptions& o, const C
   if (!verify.empty()) argv.insert(argv.end(), {"--verify", verify});
   out << "warpconf probe --path " << p.name << ": running " << binary.string() << "\n";
   const check::TemporaryFolder jit_cache("warpconf-jit-cache-" + std::string(p.name));
-  const int status = run_program(argv, path_environment(p, jit_cache.path().string()), out);
-  if (status != 0)
-    throw PathFailure("--path " + std::string(p.name) + ": " + binary.string() + " ended with status " + std::to_string(status));
+  out.flush();
+  check::ProcessEnd end;
+  try {
+    // It ends on its own: each of its probe children has a time limit. Its output is copied as it comes.
+    end = check::run_process(argv, [&out](std::string_view line) { out << line << "\n" << std::flush; },
+                             path_environment(p, jit_cache.path().string()));
+  } catch (const std::runtime_error& e) {
+    throw PathFailure("--path " + std::string(p.name) + ": " + e.what());
+  }
+  if (!end.succeeded())
+    throw PathFailure("--path " + std::string(p.name) + ": " + binary.string() + " ended with " + end.text());
   golden::ContractsFile file;
   try {
     file = golden::read_contracts_file(part);

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -20,6 +21,7 @@
 #include "core/code_paths.hpp"
 #include "core/installation.hpp"
 #include "core/numbers.hpp"
+#include "core/process.hpp"
 #include "core/records.hpp"
 #include "core/seed.hpp"
 #include "core/temporary_folder.hpp"
@@ -34,28 +36,36 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kRunning = "killed or crashed before the run finished";
-constexpr int kGraceSeconds = 10;  // after forwarding a signal, before everything ctest started is killed
+constexpr int kGraceSeconds = 10;  // after forwarding a signal, before all that ctest or the build started is killed
 
-// The signals that stop a run, by the name its report gives them. SIGPIPE also comes of writing
-// progress to a standard output nobody reads any more (`warpconf run | head -1`): the run stops.
-struct Stopping {
-  int signal;
-  const char* name;
-};
-constexpr Stopping kStopping[] = {{SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}, {SIGPIPE, "SIGPIPE"}};
-
-std::string signal_name(int signal) {
-  for (const Stopping& s : kStopping)
-    if (s.signal == signal) return s.name;
-  return "signal " + std::to_string(signal);
-}
-
-// Signals reach the loop through a pipe: the handler may do nothing else safely.
+// Signals reach the loop through a pipe: the handler may do nothing else safely. Every signal that would
+// end warpconf stops the run (stop_signals(); SIGPIPE also comes of writing progress to a standard output
+// nobody reads any more, `warpconf run | head -1`), and so does a fault signal that another process sent.
 int g_signal_pipe[2] = {-1, -1};
+sigset_t g_fault_signals;
+struct sigaction g_before[NSIG];  // a fault signal's handling before the run's (the default, or a sanitizer's)
 
-void on_signal(int signal) {
+void on_signal(int signal, siginfo_t* info, void*) {
+  // The kernel's (si_code above 0) is a fault of warpconf's own: returning runs the faulting instruction
+  // again, which now meets the handling from before, and ends warpconf; its last report says it crashed.
+  if (::sigismember(&g_fault_signals, signal) == 1 && info->si_code > 0) {
+    ::sigaction(signal, &g_before[signal], nullptr);
+    return;
+  }
   const unsigned char byte = static_cast<unsigned char>(signal);
   if (::write(g_signal_pipe[1], &byte, 1) < 0) return;
+}
+
+void handle_stop_signals() {
+  ::sigemptyset(&g_fault_signals);
+  struct sigaction action {};
+  action.sa_sigaction = on_signal;
+  action.sa_flags = SA_SIGINFO;
+  for (const int signal : fault_signals()) {
+    ::sigaddset(&g_fault_signals, signal);
+    ::sigaction(signal, &action, &g_before[signal]);
+  }
+  for (const int signal : stop_signals()) ::sigaction(signal, &action, nullptr);
 }
 
 // What the options resolve to on this machine.
@@ -65,6 +75,10 @@ struct Settings {
   std::string label, variant;
   int jobs = 8;  // without a resource spec, the gpu preset's
   bool spec = false;
+  // The build of what is missing of the code paths that a build tree makes apart, which the run
+  // starts with; none where nothing is missing or the tests are a bundle's.
+  std::vector<std::string> path_build;
+  std::string path_build_names;  // "sass-debug, jit-75"
 };
 
 // The tests this warpconf belongs to: its bundle's tests/, else the nearest folder above it with a
@@ -111,12 +125,12 @@ std::vector<const CodePath*> paths_of(const RunOptions& o) {
 // verification run there too).
 std::string label_of(const CodePath& p) { return p.name == "sass" ? "gpu" : std::string(p.name); }
 
-// Builds what is missing of the paths whose binaries a build tree makes apart (target warpconf_path_<name>),
-// all in one build with the cmake that configured the tree; a bundle carries none of them. Drops the
-// paths that cannot run here.
-std::vector<const CodePath*> ready_paths(const RunOptions& o, const fs::path& build, bool bundle, std::ostream& out) {
+// The paths that can run here. Those whose binaries a build tree makes apart (target warpconf_path_<name>)
+// go in one build with the cmake that configured the tree (s.path_build); a bundle carries none of them.
+std::vector<const CodePath*> ready_paths(const RunOptions& o, Settings& s, bool bundle, std::ostream& out) {
   std::vector<const CodePath*> ready;
-  std::string targets, names;
+  std::vector<std::string> targets;
+  std::string names;
   for (const CodePath* p : paths_of(o)) {
     // A bundle's own binaries embed compute_75 PTX: its jit-75 tests run them.
     if (p->own_build || (bundle && p->name == "jit-75")) {
@@ -128,20 +142,16 @@ std::vector<const CodePath*> ready_paths(const RunOptions& o, const fs::path& bu
       out << "warpconf run: a bundle has no " << p->name << " binaries; that path is left out\n";
     } else {
       ready.push_back(p);
-      targets += " " + code_path_target(*p);
+      targets.push_back(code_path_target(*p));
       names += (names.empty() ? "" : ", ") + std::string(p->name);
     }
   }
   if (targets.empty()) return ready;
-  const std::string cmake = cache_value(build, "CMAKE_COMMAND");
-  if (cmake.empty()) throw UsageError((build / "CMakeCache.txt").string() + " names no CMAKE_COMMAND");
-  const std::string command = "'" + cmake + "' --build '" + build.string() + "' --target" + targets;
-  out << "warpconf run: building what is missing of the " << names << " path(s): " << command << "\n" << std::flush;
-  const auto start = Clock::now();
-  if (std::system((command + " >/dev/null").c_str()) != 0)
-    throw std::runtime_error("building the " + names + " path(s) failed: run " + command + " to see why");
-  out << "warpconf run: the " << names << " path(s) are built ("
-      << static_cast<long>(std::chrono::duration<double>(Clock::now() - start).count()) << " s)\n";
+  const std::string cmake = cache_value(s.build, "CMAKE_COMMAND");
+  if (cmake.empty()) throw UsageError((s.build / "CMakeCache.txt").string() + " names no CMAKE_COMMAND");
+  s.path_build = {cmake, "--build", s.build.string(), "--target"};
+  s.path_build.insert(s.path_build.end(), targets.begin(), targets.end());
+  s.path_build_names = names;
   return ready;
 }
 
@@ -192,7 +202,7 @@ void keep_tests_output(const fs::path& test_dir, fs::file_time_type since, const
 // An earlier run's files, which must not pass for this run's.
 void clear_folder(const fs::path& out) {
   for (const char* stale : {"results.jsonl", "report.json", "report.md", "report.html", "junit.xml", "ctest.log",
-                            "progress.log", "tests.log"})
+                            "progress.log", "tests.log", "build.log"})
     fs::remove(out / stale);
   for (const auto& [number, dir] : round_dirs(out.string()))
     if (fs::path(dir) != out) fs::remove_all(dir);
@@ -223,7 +233,7 @@ Settings resolve(const RunOptions& o, std::ostream& out) {
     s.label = o.perf ? "^perf$" : "^sanitize$";
   } else {
     std::string labels;
-    for (const CodePath* p : ready_paths(o, s.build, tree.bundle, out)) labels += (labels.empty() ? "" : "|") + label_of(*p);
+    for (const CodePath* p : ready_paths(o, s, tree.bundle, out)) labels += (labels.empty() ? "" : "|") + label_of(*p);
     s.label = "^(" + labels + ")$";
   }
   s.spec = fs::exists(s.build / "resources.json");
@@ -264,15 +274,19 @@ class Runner {
   const Report& report() const { return report_; }
 
  private:
+  bool build_paths();
+  void rounds();
   // `jit_cache`: the run's JIT cache folder, which the keeper removes should warpconf be killed.
   bool round(int number, const std::string& seed, const fs::path& jit_cache);
+  int supervise(const std::vector<std::string>& argv, const fs::path& jit_cache,
+                const std::function<void(const std::string&)>& on_line, const std::function<void()>& tick);
   void line(const std::string& text, CtestProgress& progress, int number);
   void ingest();
   void take(const nlohmann::json& record);
   void refuse(const std::string& text, const std::string& why);
   void publish(bool finished);
   void draw(const CtestProgress& progress, int number);
-  void stop(int signal, Keeper& ctest);
+  void stop(int signal, Keeper& keeper);
   bool time_up();
   int exit_status();
 
@@ -294,6 +308,7 @@ class Runner {
           : std::nullopt;
   std::string last_test_, last_output_;
   RunStop stop_;  // no cause while the run goes on
+  std::string during_;  // what a stop's detail adds while the run is not in ctest: " while building ..."
   std::set<std::string> in_flight_;
   // Who wrote what, so that a malformed line is the error of the test that wrote it: the test
   // whose end ctest just reported while results.jsonl is read, and the test and pid of the records.
@@ -317,33 +332,13 @@ int Runner::run() {
   report_.run.variant = s_.variant;
   report_.run.status = "running";
   report_.run.start = check::utc_now();
-  ::setenv("WARPCONF_REQUIRE_GPU", "1", 1);
-  ::setenv("WARPCONF_RESULTS", (s_.out / "results.jsonl").c_str(), 1);
-  ::setenv("WARPCONF_BUDGET", options_.budget.c_str(), 1);
-  // The driver's JIT cache, empty and the run's own: the JIT paths' kernels are compiled by the first process
-  // of the run that loads them, and no other run's or driver's output serves it (each process compiling
-  // every kernel of its binary took 923 of a --path all run's 1,733 test-seconds).
-  const check::TemporaryFolder jit_cache("warpconf-run-jit-cache");
-  ::setenv("CUDA_CACHE_PATH", jit_cache.path().c_str(), 1);
-  ::setenv("CUDA_CACHE_MAXSIZE", "4294967296", 1);  // the driver's largest: every binary's kernels fit
-  if (options_.strict) ::setenv("WARPCONF_PERF_STRICT", "1", 1);
-  else ::unsetenv("WARPCONF_PERF_STRICT");
   if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) throw std::runtime_error("cannot make a pipe");
-  struct sigaction action {};
-  action.sa_handler = on_signal;
-  for (const Stopping& s : kStopping) ::sigaction(s.signal, &action, nullptr);
+  handle_stop_signals();
   publish(false);
-  const bool soak = options_.budget == "soak";
   try {
-    for (int number = 1;; ++number) {
-      const std::string seed = soak ? check::seed_text(check::fresh_seed()) : "";
-      if (soak) ::setenv("WARPCONF_SEED", seed.c_str(), 1);
-      const bool go_on = round(number, seed, jit_cache.path());
-      const double minutes = std::chrono::duration<double>(Clock::now() - start_).count() / 60;
-      if (!go_on || !soak || minutes >= options_.soak_minutes || time_up()) break;
-    }
+    if (build_paths()) rounds();
   } catch (const std::exception& e) {
-    // Whatever ctest started has ended with its keeper; the final report says what went wrong.
+    // Whatever the build or ctest started has ended with its keeper; the final report says what went wrong.
     stop_ = {"error", 0, e.what()};
     publish(true);
     throw;
@@ -363,6 +358,57 @@ int Runner::run() {
   return status;
 }
 
+// The build of what is missing of the code paths, as part of the run: under a keeper, the run's signals
+// and its time limit, its output in build.log; false where the run stopped during it.
+bool Runner::build_paths() {
+  if (s_.path_build.empty()) return true;
+  const std::string names = s_.path_build_names, command = check::command_text(s_.path_build);
+  out_ << "warpconf run: building what is missing of the " << names << " path(s): " << command << "\n" << std::flush;
+  const fs::path log_file = s_.out / "build.log";
+  std::ofstream log(log_file, std::ios::trunc);
+  std::string last;
+  const auto start = Clock::now();
+  during_ = " while building the " + names + " path(s)";
+  const int status = supervise(
+      s_.path_build, {},
+      [&](const std::string& text) {
+        log << text << "\n" << std::flush;
+        if (text.find_first_not_of(' ') != std::string::npos) last = text;
+      },
+      [] {});
+  during_.clear();
+  if (!stop_.cause.empty()) return false;
+  if (const check::ProcessEnd end = check::process_end(status); !end.succeeded())
+    throw std::runtime_error("building the " + names + " path(s) failed (" + end.text() + ")" +
+                             (last.empty() ? "" : ": " + last) + "; its output is in " + log_file.string());
+  out_ << "warpconf run: the " << names << " path(s) are built ("
+       << static_cast<long>(std::chrono::duration<double>(Clock::now() - start).count()) << " s)\n";
+  return true;
+}
+
+// ctest once, or in soak rounds until the soak's minutes or the time limit have passed.
+void Runner::rounds() {
+  ::setenv("WARPCONF_REQUIRE_GPU", "1", 1);
+  ::setenv("WARPCONF_RESULTS", (s_.out / "results.jsonl").c_str(), 1);
+  ::setenv("WARPCONF_BUDGET", options_.budget.c_str(), 1);
+  // The driver's JIT cache, empty and the run's own: the JIT paths' kernels are compiled by the first process
+  // of the run that loads them, and no other run's or driver's output serves it (each process compiling
+  // every kernel of its binary took 923 of a --path all run's 1,733 test-seconds).
+  const check::TemporaryFolder jit_cache("warpconf-run-jit-cache");
+  ::setenv("CUDA_CACHE_PATH", jit_cache.path().c_str(), 1);
+  ::setenv("CUDA_CACHE_MAXSIZE", "4294967296", 1);  // the driver's largest: every binary's kernels fit
+  if (options_.strict) ::setenv("WARPCONF_PERF_STRICT", "1", 1);
+  else ::unsetenv("WARPCONF_PERF_STRICT");
+  const bool soak = options_.budget == "soak";
+  for (int number = 1;; ++number) {
+    const std::string seed = soak ? check::seed_text(check::fresh_seed()) : "";
+    if (soak) ::setenv("WARPCONF_SEED", seed.c_str(), 1);
+    const bool go_on = round(number, seed, jit_cache.path());
+    const double minutes = std::chrono::duration<double>(Clock::now() - start_).count() / 60;
+    if (!go_on || !soak || minutes >= options_.soak_minutes || time_up()) break;
+  }
+}
+
 // One ctest run; false when the run must stop (a signal, or ctest ended abnormally).
 bool Runner::round(int number, const std::string& seed, const fs::path& jit_cache) {
   const fs::path dir = options_.budget == "soak" ? s_.out / ("round-" + std::to_string(number)) : s_.out;
@@ -377,34 +423,68 @@ bool Runner::round(int number, const std::string& seed, const fs::path& jit_cach
   report_.run.rounds.push_back({number, seed, ""});
   if (!seed.empty()) out_ << (tty_ ? "\r\033[K" : "") << "round " << number << ": WARPCONF_SEED=" << seed << "\n";
 
+  const fs::file_time_type started = fs::file_time_type::clock::now();
+  CtestProgress progress;
+  const int status = supervise(
+      args, jit_cache, [&](const std::string& text) { line(text, progress, number); },
+      [&] { draw(progress, number); });
+  keep_tests_output(s_.test_dir, started, dir / "tests.log");
+  report_.run.rounds.back().summary = progress.summary();
+  in_flight_ = progress.in_flight();
+  if (!progress.summary().empty()) {
+    // Every test had ended when ctest summed up: one whose end line was not read ("...Subprocess
+    // killed***Exception:" of a test killed by SIGKILL) is a failure, not dropped.
+    for (const std::string& name : in_flight_)
+      report_.tests.push_back({name, "failed", "its end line in ctest.log was not read", 0, number, "", "", ""});
+    in_flight_.clear();
+  }
+  annotate_from_junit(report_.tests, number, fs::exists(dir / "junit.xml") ? read_file((dir / "junit.xml").string()) : "");
+  ingest();
+  if (stop_.cause.empty() && WIFSIGNALED(status))
+    stop_ = {"ctest", WTERMSIG(status), "ctest was killed by signal " + std::to_string(WTERMSIG(status))};
+  if (stop_.cause.empty() && progress.summary().empty())
+    stop_ = {"ctest", 0,
+             "ctest exited with status " + std::to_string(WEXITSTATUS(status)) + " before its summary" +
+                 (last_output_.empty() ? "" : ": " + last_output_)};
+  return stop_.cause.empty();
+}
+
+// Runs `argv` under a keeper until it and every process it started have ended, each line of its output
+// to `on_line` and `tick` at least once a second; a signal stops it (stop()), and so does the time limit.
+// Its wait status; throws where the keeper was killed, once what it kept has ended too.
+int Runner::supervise(const std::vector<std::string>& argv, const fs::path& jit_cache,
+                      const std::function<void(const std::string&)>& on_line, const std::function<void()>& tick) {
   int pipe[2];
   if (::pipe2(pipe, O_CLOEXEC) != 0) throw std::runtime_error("cannot make a pipe");
   OwnedFd output{pipe[0]}, output_end{pipe[1]};
-  const fs::file_time_type started = fs::file_time_type::clock::now();
-  // Leaving this scope in any way, by an exception too, ends every process ctest started.
-  Keeper ctest(args, output_end.fd, jit_cache);
-  output_end.close();  // ctest and its tests hold it: the output ends when the last of them does
+  // Leaving this scope in any way, by an exception too, ends every process the command started.
+  Keeper keeper(argv, output_end.fd, jit_cache);
+  output_end.close();  // the command and what it starts hold it: the output ends when the last of them does
 
-  CtestProgress progress;
   std::string pending;
+  bool keeper_ended = false;
   for (bool open = true; open;) {
     // POLLERR on standard output: its reader is gone (`warpconf run | head -1`), before the next
-    // progress line raises SIGPIPE.
-    pollfd fds[3] = {
-        {output.fd, POLLIN, 0}, {g_signal_pipe[0], POLLIN, 0}, {stdout_closed_ ? -1 : STDOUT_FILENO, 0, 0}};
+    // progress line raises SIGPIPE. The keeper's channel: should the keeper be killed, ended() kills
+    // what it kept, which holds the output open.
+    pollfd fds[4] = {{output.fd, POLLIN, 0},
+                     {g_signal_pipe[0], POLLIN, 0},
+                     {stdout_closed_ ? -1 : STDOUT_FILENO, 0, 0},
+                     {keeper_ended ? -1 : keeper.channel(), POLLIN, 0}};
     int wait_ms = 1000;
     if (deadline_)
       wait_ms = static_cast<int>(std::clamp<Clock::rep>(
           std::chrono::ceil<std::chrono::milliseconds>(*deadline_ - Clock::now()).count(), 0, wait_ms));
-    if (::poll(fds, 3, wait_ms) < 0 && errno != EINTR)
+    if (::poll(fds, 4, wait_ms) < 0 && errno != EINTR)
       throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
     if (fds[1].revents & POLLIN) {
       unsigned char signal;
-      while (::read(g_signal_pipe[0], &signal, 1) == 1) stop(signal, ctest);
+      while (::read(g_signal_pipe[0], &signal, 1) == 1) stop(signal, keeper);
     }
-    if (fds[2].revents & POLLERR) stop(SIGPIPE, ctest);
-    if (signals_ > 0 && Clock::now() >= kill_at_) ctest.end();
-    if (stop_.cause.empty() && time_up()) ctest.end();
+    if (fds[2].revents & POLLERR) stop(SIGPIPE, keeper);
+    if (fds[3].revents != 0) keeper_ended = keeper.ended();
+    if (signals_ > 0 && Clock::now() >= kill_at_) keeper.end();
+    if (stop_.cause.empty() && time_up()) keeper.end();
     if (fds[0].revents & (POLLIN | POLLHUP)) {
       char buf[8192];
       const ssize_t n = ::read(output.fd, buf, sizeof buf);
@@ -414,26 +494,14 @@ bool Runner::round(int number, const std::string& seed, const fs::path& jit_cach
           pending += buf[i];
           continue;
         }
-        line(pending, progress, number);
+        on_line(pending);
         pending.clear();
       }
     }
-    draw(progress, number);
+    tick();
   }
-  if (!pending.empty()) line(pending, progress, number);
-  const int status = ctest.wait();
-  keep_tests_output(s_.test_dir, started, dir / "tests.log");
-  report_.run.rounds.back().summary = progress.summary();
-  annotate_from_junit(report_.tests, number, fs::exists(dir / "junit.xml") ? read_file((dir / "junit.xml").string()) : "");
-  ingest();
-  if (stop_.cause.empty() && WIFSIGNALED(status))
-    stop_ = {"ctest", WTERMSIG(status), "ctest was killed by signal " + std::to_string(WTERMSIG(status))};
-  if (stop_.cause.empty() && progress.summary().empty())
-    stop_ = {"ctest", 0,
-             "ctest exited with status " + std::to_string(WEXITSTATUS(status)) + " before its summary" +
-                 (last_output_.empty() ? "" : ": " + last_output_)};
-  in_flight_ = progress.in_flight();
-  return stop_.cause.empty();
+  if (!pending.empty()) on_line(pending);
+  return keeper.wait();
 }
 
 void Runner::line(const std::string& text, CtestProgress& progress, int number) {
@@ -547,18 +615,18 @@ void Runner::draw(const CtestProgress& progress, int number) {
        << (signals_ > 0 ? ", stopping" : "") << std::flush;
 }
 
-// A first signal asks ctest's group to stop (SIGINT as it is, the others as SIGTERM); a second, or
-// no end within kGraceSeconds, kills everything ctest started.
-void Runner::stop(int signal, Keeper& ctest) {
+// A first signal asks the group of ctest (or of the build) to stop (SIGINT as it is, the others as
+// SIGTERM); a second, or no end within kGraceSeconds, kills everything it started.
+void Runner::stop(int signal, Keeper& keeper) {
   if (signal == SIGPIPE && stdout_closed_) return;  // each progress line raises it again: the first counts
   stdout_closed_ = stdout_closed_ || signal == SIGPIPE;
-  if (stop_.cause.empty()) stop_ = {"signal", signal, "interrupted by " + signal_name(signal)};
+  if (stop_.cause.empty()) stop_ = {"signal", signal, "interrupted by " + signal_name(signal) + during_};
   if (++signals_ > 1) {
-    ctest.end();
+    keeper.end();
     kill_at_ = Clock::now();
     return;
   }
-  ctest.forward(signal == SIGINT ? SIGINT : SIGTERM);
+  keeper.forward(signal == SIGINT ? SIGINT : SIGTERM);
   kill_at_ = Clock::now() + std::chrono::seconds(kGraceSeconds);
 }
 
@@ -566,7 +634,7 @@ void Runner::stop(int signal, Keeper& ctest) {
 bool Runner::time_up() {
   if (!deadline_ || Clock::now() < *deadline_) return false;
   if (stop_.cause.empty())
-    stop_ = {"time-limit", 0, "stopped at the time limit of " + seconds_text(options_.time_limit_s) + " s"};
+    stop_ = {"time-limit", 0, "stopped at the time limit of " + seconds_text(options_.time_limit_s) + " s" + during_};
   return true;
 }
 

@@ -67,15 +67,16 @@ for build in "${builds[@]}"; do
     "$here/trap_shape_sample.cu" || { echo "nvcc could not build the $build sample" >&2; exit 1; }
 done
 # --cubins-from: each cubin in a folder of its own, as each object file holds its own, and their list.
+check_flags=(${flag:+"$flag"})
 if [ "$flag" = --cubins-from ]; then
   for cubin in "$work"/*.cubin; do
     mkdir "${cubin%.cubin}" && mv "$cubin" "${cubin%.cubin}/" && echo "${cubin%.cubin}" >>"$work/objects.txt" || exit 1
   done
   if [ -n "${empty_object:-}" ]; then mkdir "$work/host_only" && echo "$work/host_only" >>"$work/objects.txt" || exit 1; fi
-  flag="--cubins-from $work/objects.txt"
+  check_flags=(--cubins-from "$work/objects.txt")
 fi
 
-output=$("$here/../../sass/check_probe_warpsync.sh" $flag "$here/fake_cuobjdump.sh" "$work" none 2>&1)
+output=$("$here/../../sass/check_probe_warpsync.sh" "${check_flags[@]}" "$here/fake_cuobjdump.sh" "$work" none 2>&1)
 got=$?
 echo "$output"
 [ "$got" -eq 77 ] && exit 77  # the check's skip (no readelf) stays a skip

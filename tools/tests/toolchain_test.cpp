@@ -302,7 +302,7 @@ TEST(ToolchainKnownBugs, their_expected_outputs_are_the_derivations_written_besi
 // refusal. Skipped where the toolkit's compiler is not here.
 void compiles_every_fixture(OfflineCompiler compiler) {
   std::string why_not;
-  if (!compiler_available(compiler, {}, why_not)) GTEST_SKIP() << why_not;
+  if (offline_compiler_version(compiler, {}, why_not).empty()) GTEST_SKIP() << why_not;
   RunOptions o;
   o.offline = compiler;
   o.compile_only = true;
@@ -328,7 +328,7 @@ TEST(ToolchainCompile, every_fixture_through_the_ptxas_binary_at_each_level) { c
 TEST(ToolchainCompile, every_fixture_through_nvjitlink_at_each_level) { compiles_every_fixture(OfflineCompiler::nvjitlink); }
 
 TEST(ToolchainCompile, a_refusal_is_named_by_its_kernel) {
-  if (std::string why_not; !compiler_available(OfflineCompiler::ptxas_binary, {}, why_not)) GTEST_SKIP() << why_not;
+  if (std::string why_not; offline_compiler_version(OfflineCompiler::ptxas_binary, {}, why_not).empty()) GTEST_SKIP() << why_not;
   PtxModule m{kTwoKernels, {}};
   std::string broken = kTwoKernels;
   broken.replace(broken.rfind("  ret;"), 6, "  frobnicate.u32 %r1;");
@@ -363,7 +363,7 @@ TEST(ToolchainReproducer, builds_with_nvcc) {
   const check::TemporaryFolder scratch("warpconf-repro");
   const std::string dir = (scratch.path() / "m014").string();
   write_reproducer(dir, f, b.module.text, b.module.kernels.front(), {{"oracle", *b.module.kernels.front().expected}},
-                   {"13.0.88", "13.0", "none", "sm_90"}, OfflineCompiler::ptxas_binary, {});
+                   {"13.0.88", "13.0", "none", "sm_90"}, {});
   for (const char* file : {"kernel.ptx", "repro.cu", "NOTES.txt"}) EXPECT_TRUE(std::filesystem::exists(dir + "/" + file)) << file;
   const std::string lib = nvcc.parent_path().parent_path().string() + "/lib64";
   const std::string command = "'" + nvcc.string() + "' -o '" + dir + "/repro' '" + dir + "/repro.cu' -L'" + lib + "' -L'" + lib +

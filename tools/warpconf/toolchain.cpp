@@ -76,7 +76,7 @@ toolchain::RunOptions run_options(const ToolchainArgs& a) {
   const bool offline_asked = a.compile_only || std::any_of(o.paths.begin(), o.paths.end(), [&a](ToolchainPath p) {
     return p.compiler == toolchain::Compiler::ptxas && !a.paths.empty();
   });
-  if (!toolchain::compiler_available(o.offline, o.where, why_not)) {
+  if (toolchain::offline_compiler_version(o.offline, o.where, why_not).empty()) {
     if (offline_asked) throw UsageError("--offline " + a.offline + ": " + why_not);
     o.paths.erase(std::remove_if(o.paths.begin(), o.paths.end(), [](ToolchainPath p) { return p.compiler == toolchain::Compiler::ptxas; }),
                   o.paths.end());
@@ -272,7 +272,7 @@ int run_toolchain_command(const ToolchainArgs& a, std::ostream& out, std::ostrea
         if (run.outcomes[f.module][f.kernel][p].verdict == toolchain::KernelVerdict::ran)
           outputs.emplace_back(toolchain::name(run.paths[p]), run.outcomes[f.module][f.kernel][p].output);
       const std::string dir = a.findings + "/" + bugs[f.module].id + "-" + hex16(f.signature);
-      toolchain::write_reproducer(dir, f, ptx, kernel, outputs, {run.compiler_version, driver, run.device.name, run.arch}, o.offline, o.where);
+      toolchain::write_reproducer(dir, f, ptx, kernel, outputs, {run.compiler_version, driver, run.device.name, run.arch}, o.where);
       out << "  reproducer: " << dir << "\n";
     }
   }

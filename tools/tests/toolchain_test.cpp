@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <iostream>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -318,7 +319,9 @@ void compiles_every_fixture(OfflineCompiler compiler) {
       const KernelOutcome& out = run.outcomes[m][0][p];
       SCOPED_TRACE(known_bugs()[m].id + " " + name(run.paths[p]) + ": " + out.detail);
       EXPECT_NE(out.verdict, KernelVerdict::compile_refusal);
-      if (run.paths[p].level == 0) EXPECT_EQ(out.verdict, KernelVerdict::not_run);  // compiled, and nothing runs
+      if (run.paths[p].level == 0) {
+        EXPECT_EQ(out.verdict, KernelVerdict::not_run);  // compiled, and nothing runs
+      }
       std::cout << known_bugs()[m].id << " " << name(run.paths[p]) << " "
                 << (out.verdict == KernelVerdict::not_run ? "compiled" : std::string(name(out.verdict))) << " in " << out.compile_ms << " ms\n";
     }

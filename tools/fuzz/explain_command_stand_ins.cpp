@@ -12,6 +12,7 @@
 #include "warpconf/report_inputs.hpp"
 #include "warpconf/results.hpp"
 #include "warpconf/run.hpp"
+#include "warpconf/toolchain.hpp"
 
 namespace wc {
 namespace {
@@ -34,6 +35,8 @@ int run_probe_command(const ProbeOptions&, std::ostream&, std::ostream&) { reach
 // The program command's options live beside its pipeline (warpconf/program.cpp): here it takes none.
 void add_program_options(CLI::App&, ProgramArgs&) {}
 int run_program_command(const ProgramArgs&, std::ostream&, std::ostream&) { reached("program"); }
+void add_toolchain_options(CLI::App&, ToolchainArgs&) {}
+int run_toolchain_command(const ToolchainArgs&, std::ostream&, std::ostream&) { reached("toolchain"); }
 RunOutcome run_suite(const RunOptions&, std::ostream&, std::ostream&) { reached("run"); }
 int run_health(const RunOptions&, std::ostream&, std::ostream&) { reached("health"); }
 int run_report_command(const std::string&, const std::string&, const std::vector<std::string>&, std::ostream&,

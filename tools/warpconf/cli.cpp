@@ -20,6 +20,7 @@
 #include "warpconf/perf.hpp"
 #include "warpconf/probe.hpp"
 #include "warpconf/program.hpp"
+#include "warpconf/toolchain.hpp"
 #include "warpconf/report_inputs.hpp"
 #include "warpconf/results.hpp"
 #include "warpconf/run.hpp"
@@ -123,6 +124,10 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       "program", "Run random warp programs from a seed on code paths, against the oracle and each other (docs/programs.md).");
   ProgramArgs program_args;
   add_program_options(*program_cmd, program_args);
+  CLI::App* toolchain_cmd = app.add_subcommand(
+      "toolchain", "PTX through every optimisation level of ptxas and of the driver's JIT: known compiler bugs (docs/toolchain.md).");
+  ToolchainArgs toolchain_args;
+  add_toolchain_options(*toolchain_cmd, toolchain_args);
   CLI::App* perf_cmd = app.add_subcommand(
       "perf", "Performance as a regression dimension (docs/perf.md): record, accept, compare, diff. A performance "
               "change is its own verdict, never a conformance failure.");
@@ -202,7 +207,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   } catch (const CLI::CallForHelp&) {
     const CLI::App* shown = &app;  // the innermost command named
     for (const CLI::App* cmd : {explain_cmd, results_cmd, golden_cmd, record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd,
-                                probe_cmd, program_cmd, perf_cmd, perf_record_cmd, perf_accept_cmd, perf_compare_cmd, perf_diff_cmd,
+                                probe_cmd, program_cmd, toolchain_cmd, perf_cmd, perf_record_cmd, perf_accept_cmd, perf_compare_cmd, perf_diff_cmd,
                                 run_cmd, health_cmd, report_cmd, merge_cmd})
       if (cmd->parsed()) shown = cmd;
     out << shown->help();
@@ -230,6 +235,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   if (report_cmd->parsed()) return run_report_command(report_path, report_out, words, out, err);
   if (merge_cmd->parsed()) return run_merge_command(merge_paths, merge_out, words, out, err);
   if (program_cmd->parsed()) return run_program_command(program_args, out, err);
+  if (toolchain_cmd->parsed()) return run_toolchain_command(toolchain_args, out, err);
   if (probe_cmd->parsed()) {
     if (verify_opt->count() > 0) probe.verify = verify_file;
     return run_probe_command(probe, out, err);

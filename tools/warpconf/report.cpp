@@ -450,6 +450,8 @@ std::string summary_line(const Report& r) {
   for (const auto& [key, d] : r.deviations) deviation_ids.insert(d.id);
   part(deviation_ids.size(), "known deviation", "known deviations");
   part(r.behaviour_changes.size(), "behaviour change", "behaviour changes");
+  // Compilers' bugs, apart from the GPU's: recorded ones pass a run, new ones fail the command that found them.
+  if (const uint64_t n = checks(r.totals, "toolchain-bug")) part(n, "toolchain bug", "toolchain bugs");
   if (!r.perf.empty()) part(perf_count(r, "performance-change"), "performance change", "performance changes");
   return line;
 }

@@ -31,11 +31,11 @@ inline constexpr double kMostSeconds = 1e12;
 // performance change (perf figures only) ranks with a behaviour change: a finding, not a failure.
 inline constexpr const char* kVerdictOrder[] = {
     "error",           "conformance-failure", "nothing-compared", "planted-missed", "behaviour-change",
-    "performance-change", "known-deviation",  "not-recorded",     "planted-caught", "pass",
+    "performance-change", "toolchain-bug",    "known-deviation",  "not-recorded",   "planted-caught", "pass",
     "not-supported"};
 inline constexpr const char* kVerdictRule =
     "A cell's verdict is the worst of its checks': error > conformance-failure > nothing-compared > planted-missed > "
-    "behaviour-change > performance-change > known-deviation > not-recorded > planted-caught > pass > not-supported";
+    "behaviour-change > performance-change > toolchain-bug > known-deviation > not-recorded > planted-caught > pass > not-supported";
 
 // Whether `verdict` is one of kVerdictOrder.
 bool is_verdict(std::string_view verdict);

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/process.hpp"
 #include "core/temporary_folder.hpp"
 #include "formats/golden.hpp"
 #include "toolchain/bugs_file.hpp"
@@ -369,12 +370,9 @@ TEST(ToolchainReproducer, builds_with_nvcc) {
                    {"13.0.88", "13.0", "none", "sm_90"}, {});
   for (const char* file : {"kernel.ptx", "repro.cu", "NOTES.txt"}) EXPECT_TRUE(std::filesystem::exists(dir + "/" + file)) << file;
   const std::string lib = nvcc.parent_path().parent_path().string() + "/lib64";
-  const std::string command = "'" + nvcc.string() + "' -o '" + dir + "/repro' '" + dir + "/repro.cu' -L'" + lib + "' -L'" + lib +
-                              "/stubs' -lcuda -lnvJitLink > '" + dir + "/build.log' 2>&1";
-  const int status = std::system(command.c_str());
-  std::ostringstream log;
-  log << std::ifstream(dir + "/build.log").rdbuf();
-  EXPECT_EQ(status, 0) << log.str();
+  const check::ProcessOutput build = check::run_process_output(
+      {nvcc.string(), "-o", dir + "/repro", dir + "/repro.cu", "-L" + lib, "-L" + lib + "/stubs", "-lcuda", "-lnvJitLink"});
+  EXPECT_TRUE(build.end.succeeded()) << build.end.text() << ": " << build.output;
   EXPECT_TRUE(std::filesystem::exists(dir + "/repro"));
 }
 

@@ -131,6 +131,11 @@ for bad in '' 08x 1e3 -5 0x10 '5 ' 1000000000000.5 99999999999999999999; do
 done
 expect 2 '^$' kept -- --drain "$work/bin/conforms" --time-limit
 
+# --- fleet.sbatch reads a node's line with the same is_verdict as healthcheck.sh (the table above).
+verdict_reader() { sed -n '/^is_verdict() {$/,/^}$/p' "$1"; }
+[ -n "$(verdict_reader "$healthcheck")" ] && [ "$(verdict_reader "$healthcheck")" = "$(verdict_reader "$fleet")" ] ||
+  fail "healthcheck.sh and fleet.sbatch read health's line differently"
+
 # --- fleet.sbatch on stand-in nodes: srun runs the task once per name in $NODES (HOST being the
 # name), hostname prints HOST, nvidia-smi lists the GPUs of the nodes named gpu* (two on gpu2), and
 # warpconf health's verdict is the node's name: good, bad or nogpu (a line of no verdict's form on

@@ -10,11 +10,16 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=600 jobs=1 build=build/model
 targets=() extra=()
+# The value of option $1, the next word: one line and status 2 where there is none.
+value_of() {
+  (($# >= 2)) && [[ -n $2 ]] || { echo "run_all.sh: $1 needs a value" >&2; exit 2; }
+  value=$2
+}
 while (($#)); do
   case $1 in
-    --seconds) seconds=$2; shift 2 ;;
-    --jobs) jobs=$2; shift 2 ;;
-    --build) build=$2; shift 2 ;;
+    --seconds) value_of "$@"; seconds=$value; shift 2 ;;
+    --jobs) value_of "$@"; jobs=$value; shift 2 ;;
+    --build) value_of "$@"; build=$value; shift 2 ;;
     --) shift; extra=("$@"); break ;;
     -h | --help) sed -n '2,8p' "$0"; exit 0 ;;
     -*) echo "run_all.sh: unknown option $1" >&2; exit 2 ;;

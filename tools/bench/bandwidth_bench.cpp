@@ -10,6 +10,7 @@
 
 #include "core/batch.hpp"
 #include "core/environment.hpp"
+#include "core/number_text.hpp"
 #include "core/perf/bench.hpp"
 
 int main(int argc, char** argv) {
@@ -19,11 +20,13 @@ int main(int argc, char** argv) {
   }
   wc::perf::Options options;
   options.repetitions = 20;
-  char* end = nullptr;
-  if (argc > 2 || (argc == 2 && ((options.repetitions = static_cast<int>(std::strtol(argv[1], &end, 10))) < 1 || *end != '\0'))) {
-    std::fprintf(stderr, "usage: warpconf_bandwidth [repetitions >= 1]\n");
+  const std::optional<uint64_t> repetitions =
+      argc == 2 ? wc::numbers::read_number(argv[1], {1, wc::golden::max_perf_repetitions, false}) : std::nullopt;
+  if (argc > 2 || (argc == 2 && !repetitions)) {
+    std::fprintf(stderr, "warpconf_bandwidth: usage: warpconf_bandwidth [REPETITIONS, decimal from 1 to 1000000]\n");
     return 2;
   }
+  if (repetitions) options.repetitions = static_cast<int>(*repetitions);
   options.select = [](const std::string& id, wc::golden::PerfMetric) { return id.rfind("bandwidth.", 0) == 0; };
   try {
     const std::vector<wc::perf::Figure> figures = wc::perf::measure(options);

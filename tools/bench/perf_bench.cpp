@@ -11,6 +11,7 @@
 #include "core/batch.hpp"
 #include "core/device.hpp"
 #include "core/environment.hpp"
+#include "core/number_text.hpp"
 #include "core/perf/bench.hpp"
 #include "core/perf/records.hpp"
 #include "core/perf/sass.hpp"
@@ -25,14 +26,17 @@ int main(int argc, char** argv) {
   std::string only;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    char* end = nullptr;
-    if (arg == "--repetitions" && i + 1 < argc && (options.repetitions = static_cast<int>(std::strtol(argv[i + 1], &end, 10))) >= 1 &&
-        *end == '\0') {
+    const std::optional<uint64_t> repetitions =
+        arg == "--repetitions" && i + 1 < argc
+            ? wc::numbers::read_number(argv[i + 1], {1, wc::golden::max_perf_repetitions, false})
+            : std::nullopt;
+    if (repetitions) {
+      options.repetitions = static_cast<int>(*repetitions);
       ++i;
     } else if (arg == "--only" && i + 1 < argc) {
       only = argv[++i];
     } else {
-      std::fprintf(stderr, "warpconf_perf: usage: warpconf_perf [--repetitions N >= 1] [--only SUBSTRING of figure ids]\n");
+      std::fprintf(stderr, "warpconf_perf: usage: warpconf_perf [--repetitions N, decimal from 1 to 1000000] [--only SUBSTRING of figure ids]\n");
       return 2;
     }
   }

@@ -14,6 +14,7 @@
 
 #include "core/device.hpp"
 #include "core/environment.hpp"
+#include "core/number_text.hpp"
 #include "families/shuffle/family.hpp"
 #include "harness/random_check.hpp"
 
@@ -85,12 +86,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "warpconf_bench: %s\n", refused->c_str());
     return 2;
   }
-  long passes = 5;
-  char* end = nullptr;
-  if (argc > 2 || (argc == 2 && ((passes = std::strtol(argv[1], &end, 10)) < 1 || *end != '\0'))) {
-    std::fprintf(stderr, "warpconf_bench: usage: warpconf_bench [PASSES], PASSES a positive number (default 5)\n");
+  const std::optional<uint64_t> given = argc == 2 ? wc::numbers::read_number(argv[1], {1, 1000, false}) : std::nullopt;
+  if (argc > 2 || (argc == 2 && !given)) {
+    std::fprintf(stderr, "warpconf_bench: usage: warpconf_bench [PASSES], PASSES decimal from 1 to 1000 (default 5)\n");
     return 2;
   }
+  const long passes = given ? static_cast<long>(*given) : 5;
   const gpu::DeviceStatus& device = gpu::device();
   if (!device.present) {
     std::fprintf(stderr, "warpconf_bench: %s\n", device.reason.c_str());

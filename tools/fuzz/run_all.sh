@@ -2,7 +2,8 @@
 # Runs each libFuzzer binary of a build for a while, as the fuzz.<target>.libfuzzer tests do for a
 # few seconds: under ASan and UBSan, with its dictionary, on a scratch copy of its seed corpus. Prints
 # one line per target (the inputs it executed and the seconds it took) and exits 1 if any target
-# found a defect; the input that shows it stays under <build>/tools/fuzz/<target>_run/.
+# found a defect or fuzzed nothing (no input past its seeds); the input that shows a defect stays under
+# <build>/tools/fuzz/<target>_run/. An option without its value is status 2.
 #   usage: tools/fuzz/run_all.sh [--seconds N] [--jobs N] [--build DIR] [TARGET...] [-- LIBFUZZER_FLAG...]
 #   defaults: 600 seconds, 1 job at a time, build/model, every <target>_libfuzzer binary of the build
 #   (the on-demand ones, which no test runs, built first)
@@ -10,13 +11,18 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=600 jobs=1 build=build/model
 targets=() extra=()
+# The value of option $1, the next word: one line and status 2 where there is none.
+value_of() {
+  (($# >= 2)) && [[ -n $2 ]] || { echo "run_all.sh: $1 needs a value" >&2; exit 2; }
+  value=$2
+}
 while (($#)); do
   case $1 in
-    --seconds) seconds=$2; shift 2 ;;
-    --jobs) jobs=$2; shift 2 ;;
-    --build) build=$2; shift 2 ;;
+    --seconds) value_of "$@"; seconds=$value; shift 2 ;;
+    --jobs) value_of "$@"; jobs=$value; shift 2 ;;
+    --build) value_of "$@"; build=$value; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h | --help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,9p' "$0"; exit 0 ;;
     -*) echo "run_all.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -69,7 +75,7 @@ for target in "${targets[@]}"; do
     sed -n 's/^.*_libfuzzer: /'"$target"': /p' "$fuzz_dir/${target}_run.log"
   else
     failed=1
-    echo "$target: FOUND A DEFECT (or did not run): see $fuzz_dir/${target}_run.log and $fuzz_dir/${target}_run/"
+    echo "$target: FOUND A DEFECT, or fuzzed nothing: see $fuzz_dir/${target}_run.log and $fuzz_dir/${target}_run/"
   fi
 done
 exit $failed

@@ -165,7 +165,7 @@ TEST(ExplainTool, rejects_bad_input_with_status_2_and_one_line) {
       {{"explain", "inclusive_scan", "--operator", "sum", "--type", "i32", "--mask", "1", "--width", "64"}, "--width"},
       {{"explain", "reduce", "--operator", "sum", "--type", "i32", "--mask", "1", "--arg", "1"}, "does not take --arg"},
       {{"explain"}, "OP"},
-      {{}, "subcommand"},
+      {{}, "a command is required: explain, results"},
   };
   for (const BadInput& bad : table) {
     const CliRun r = run_cli(bad.args);

@@ -1,8 +1,14 @@
-// The command line's number parsers and the model's value conversions they rely on.
+// The one reader of numbers and durations from outside (core/number_text.hpp), the command line's
+// number parsers and the model's value conversions they rely on.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <climits>
+#include <cmath>
+#include <limits>
+#include <optional>
 
+#include "core/number_text.hpp"
 #include "core/numbers.hpp"
 #include "core/types.hpp"
 
@@ -10,6 +16,97 @@ namespace wc {
 namespace {
 
 using model::Type;
+constexpr uint64_t kAll = std::numeric_limits<uint64_t>::max();
+
+struct NumberRow {
+  const char* text;
+  numbers::NumberRange range;
+  std::optional<uint64_t> value;  // nothing: refused
+};
+
+std::ostream& operator<<(std::ostream& os, const NumberRow& r) { return os << "'" << r.text << "'"; }
+
+class NumberReader : public ::testing::TestWithParam<NumberRow> {};
+
+// A number is what it reads as in decimal (or 0x-hex where the range takes it), or nothing: never an
+// octal, a wrapped negative or a value clamped to 2^64-1.
+TEST_P(NumberReader, reads_exactly_the_documented_form) {
+  EXPECT_EQ(numbers::read_number(GetParam().text, GetParam().range), GetParam().value);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, NumberReader,
+    ::testing::Values(NumberRow{"0", {}, 0}, NumberRow{"7", {}, 7}, NumberRow{"18446744073709551615", {}, kAll},
+                      NumberRow{"0x10", {0, kAll, true}, 16}, NumberRow{"0XfF", {0, kAll, true}, 255},
+                      NumberRow{"0xffffffffffffffff", {0, kAll, true}, kAll},
+                      // What CLI11's and std::stoull's conversions took: octal, sign, wrap, clamp.
+                      NumberRow{"010", {}, std::nullopt}, NumberRow{"00", {}, std::nullopt},
+                      NumberRow{"-1", {}, std::nullopt}, NumberRow{"+5", {}, std::nullopt},
+                      NumberRow{"18446744073709551616", {}, std::nullopt},
+                      NumberRow{"99999999999999999999", {}, std::nullopt},
+                      NumberRow{"0x10000000000000000", {0, kAll, true}, std::nullopt},
+                      NumberRow{"0x10", {}, std::nullopt}, NumberRow{"0x", {0, kAll, true}, std::nullopt},
+                      NumberRow{"", {}, std::nullopt}, NumberRow{" 1", {}, std::nullopt}, NumberRow{"1 ", {}, std::nullopt},
+                      NumberRow{"1e3", {}, std::nullopt}, NumberRow{"1_000", {}, std::nullopt},
+                      // The range, both ends included.
+                      NumberRow{"1", {1, 1024, false}, 1}, NumberRow{"1024", {1, 1024, false}, 1024},
+                      NumberRow{"0", {1, 1024, false}, std::nullopt}, NumberRow{"1025", {1, 1024, false}, std::nullopt}));
+
+struct DurationRow {
+  const char* text;
+  std::optional<double> seconds;  // nothing: refused
+};
+
+std::ostream& operator<<(std::ostream& os, const DurationRow& r) { return os << "'" << r.text << "'"; }
+
+class DurationReader : public ::testing::TestWithParam<DurationRow> {};
+
+constexpr numbers::DurationRange kUpToAMillion{"seconds", 0, 1'000'000, "none"};
+
+// A duration is plain decimal to the millisecond within its range: no exponent, infinity, NaN or
+// sign, and nothing too small to be a millisecond read as 0 (none).
+TEST_P(DurationReader, reads_exactly_the_documented_form) {
+  EXPECT_EQ(numbers::read_duration(GetParam().text, kUpToAMillion), GetParam().seconds);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, DurationReader,
+    ::testing::Values(DurationRow{"0", 0.0}, DurationRow{"30", 30.0}, DurationRow{"1.5", 1.5}, DurationRow{"0.25", 0.25},
+                      DurationRow{"0.001", 0.001}, DurationRow{"1000000", 1e6}, DurationRow{"999999.999", 999999.999},
+                      DurationRow{"1e10", std::nullopt}, DurationRow{"1e-300", std::nullopt},
+                      DurationRow{"0.0001", std::nullopt}, DurationRow{"1000000.001", std::nullopt},
+                      DurationRow{"9300000000", std::nullopt}, DurationRow{"inf", std::nullopt},
+                      DurationRow{"nan", std::nullopt}, DurationRow{"-1", std::nullopt}, DurationRow{"+1", std::nullopt},
+                      DurationRow{"", std::nullopt}, DurationRow{".5", std::nullopt}, DurationRow{"1.", std::nullopt},
+                      DurationRow{"1.2.3", std::nullopt}, DurationRow{"1.-2", std::nullopt}, DurationRow{"08", std::nullopt},
+                      DurationRow{"0x10", std::nullopt}, DurationRow{" 1", std::nullopt},
+                      DurationRow{"99999999999999999999", std::nullopt}));
+
+TEST(Numbers, a_range_says_in_words_what_it_takes) {
+  EXPECT_EQ(numbers::describe(numbers::NumberRange{1, 1024, false}), "a decimal number from 1 to 1024");
+  EXPECT_EQ(numbers::describe(numbers::NumberRange{0, 255, true}), "a number from 0 to 255, decimal or 0x-hexadecimal");
+  EXPECT_EQ(numbers::describe(numbers::DurationRange{"minutes", 0.001, 1.5, ""}),
+            "a number of minutes from 0.001 to 1.5, decimal with at most 3 decimals");
+  EXPECT_EQ(numbers::describe(kUpToAMillion), "a number of seconds from 0 to 1000000 (0: none), decimal with at most 3 decimals");
+  try {
+    cli::parse_number("--count", "-1", {1, 100, false});
+    ADD_FAILURE() << "--count -1 taken";
+  } catch (const cli::UsageError& e) {
+    EXPECT_STREQ(e.what(), "--count: '-1' is not a decimal number from 1 to 100");
+  }
+}
+
+// A deadline past the clock's range is its last time point, never a signed overflow into the past
+// (`run --time-limit 1e10` once stopped at once, and UBSan saw the overflow).
+TEST(Numbers, a_deadline_cannot_overflow) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point now = Clock::now();
+  EXPECT_EQ(numbers::deadline_after(now, 2.5), now + std::chrono::milliseconds(2500));
+  EXPECT_EQ(numbers::deadline_after(now, numbers::kLongestSeconds), now + std::chrono::seconds(10'000'000));
+  for (const double seconds : {1e10, 9.3e9, 1e300, std::numeric_limits<double>::infinity()})
+    EXPECT_EQ(numbers::deadline_after(now, seconds), Clock::time_point::max()) << seconds;
+  for (const double seconds : {0.0, -1.0, std::nan("")}) EXPECT_EQ(numbers::deadline_after(now, seconds), now) << seconds;
+}
 
 TEST(Numbers, parse_masks_in_hex_and_decimal) {
   EXPECT_EQ(cli::parse_mask("--mask", "0xffffffff"), 0xFFFFFFFFu);
@@ -18,6 +115,15 @@ TEST(Numbers, parse_masks_in_hex_and_decimal) {
   EXPECT_THROW(cli::parse_mask("--mask", "0x"), cli::UsageError);
   EXPECT_THROW(cli::parse_mask("--mask", ""), cli::UsageError);
   EXPECT_THROW(cli::parse_mask("--mask", "12abc"), cli::UsageError);
+}
+
+TEST(Numbers, parse_integers_signed_where_the_range_is) {
+  EXPECT_EQ(cli::parse_integer("--lane", "-1", -1, 31), -1);
+  EXPECT_EQ(cli::parse_integer("--lane", "0x1f", -1, 31), 31);
+  EXPECT_EQ(cli::parse_integer("--arg", "-9223372036854775808", INT64_MIN, INT64_MAX), INT64_MIN);
+  for (const char* refused : {"010", "+1", "-0x1", "32", "-2", "", "1e1"})
+    EXPECT_THROW(cli::parse_integer("--lane", refused, -1, 31), cli::UsageError) << refused;
+  EXPECT_THROW(cli::parse_integer("--width", "-1", 1, 32), cli::UsageError);
 }
 
 TEST(Numbers, parse_one_or_32_lane_ints) {

@@ -333,7 +333,7 @@ TEST_F(PerfCommand, a_repetition_count_a_perf_txt_cannot_hold_is_bad_input) {
   for (const char* n : {"0", "1000001"}) {
     const CliRun r = run_cli({"perf", "compare", "--repetitions", n});
     EXPECT_EQ(r.status, 2) << n;
-    EXPECT_EQ(r.err, "warpconf perf compare: --repetitions must be from 1 to 1000000\n");
+    EXPECT_EQ(r.err, "warpconf perf compare: --repetitions: '" + std::string(n) + "' is not a decimal number from 1 to 1000000\n");
   }
 }
 

@@ -13,10 +13,12 @@
 #include "core/environment.hpp"
 #include "core/explain.hpp"
 #include "core/numbers.hpp"
+#include "core/records.hpp"
 #include "core/seed.hpp"
 #include "families/registry.hpp"
 #include "warpconf/golden.hpp"
 #include "warpconf/health.hpp"
+#include "warpconf/options.hpp"
 #include "warpconf/perf.hpp"
 #include "warpconf/probe.hpp"
 #include "warpconf/program.hpp"
@@ -43,6 +45,17 @@ std::map<std::string, std::string> explain_options(const std::vector<std::string
     if (!given.emplace(name, value).second) throw UsageError(name + " is given twice");
   }
   return given;
+}
+
+// "warpconf golden check": the commands of `app` that were read, for the line of a refusal.
+std::string command_name(const CLI::App& app) {
+  std::string name = "warpconf";
+  for (const CLI::App* cmd = &app;;) {
+    const std::vector<const CLI::App*> read = cmd->get_subcommands([](const CLI::App* sub) { return sub->parsed(); });
+    if (read.empty()) return name;
+    cmd = read.front();
+    name += " " + cmd->get_name();
+  }
 }
 
 int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -100,10 +113,12 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
                "lanes in another intrinsic), each batch in a child process, and record what each did: ran (values), "
                "trapped (CUDA error), hung, crashed, per code path (docs/contracts.md, contracts.txt).");
   ProbeOptions probe;
-  probe_cmd->add_option("--timeout", probe.timeout_s, "seconds per child before it is killed as hung (default 20)");
-  probe_cmd->add_option("--batch", probe.batch, "probes per child (default 32)");
+  probe_cmd->add_option("--timeout", probe.timeout_s, "seconds per child before it is killed as hung (default 20)")
+      ->transform(duration_in(kProbeTimeout));
+  probe_cmd->add_option("--batch", probe.batch, "probes per child (default 32)")->transform(number_in(kProbeBatch));
   probe_cmd->add_option("--jobs", probe.jobs,
-                        "children at once (default 1); a machine busier than its cores can push a slow child past --timeout");
+                        "children at once (default 1); a machine busier than its cores can push a slow child past --timeout")
+      ->transform(number_in(kProbeJobs));
   probe_cmd->add_option("--out", probe.out, "the contracts file to write (default golden/pending/sm_XX/contracts.txt)");
   std::vector<std::string_view> probed;
   for (const gpu::ProbeCase& c : families::probe_cases())
@@ -137,7 +152,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       "record", "Measure every figure on this GPU (each kernel's result checked against the model) and write "
                 "golden/pending/sm_XX/perf.txt.");
   perf_record_cmd->add_option("--out", perf.out, "the folder for perf.txt (default golden/pending/sm_XX)");
-  perf_record_cmd->add_option("--repetitions", perf.repetitions, "repetitions per figure (default 30)");
+  perf_record_cmd->add_option("--repetitions", perf.repetitions, "repetitions per figure (default 30)")
+      ->transform(number_in(kPerfRepetitions));
   CLI::App* perf_accept_cmd = perf_cmd->add_subcommand(
       "accept", "Print the pending perf.txt against golden/sm_XX/perf.txt and move it there.");
   perf_accept_cmd->add_option("PENDING", perf.files, "the pending perf.txt (default: the only one under golden/pending)")
@@ -147,7 +163,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       "compare", "Measure now and compare with the baseline of this architecture and code path: worse by more than "
                  "10 % and 3 x MAD in two consecutive measurements is a performance change.");
   perf_compare_cmd->add_option("BASELINE", perf.files, "the baseline (default golden/sm_XX/perf.txt)")->expected(0, 1);
-  perf_compare_cmd->add_option("--repetitions", perf.repetitions, "repetitions per figure (default 30)");
+  perf_compare_cmd->add_option("--repetitions", perf.repetitions, "repetitions per figure (default 30)")
+      ->transform(number_in(kPerfRepetitions));
   perf_compare_cmd->add_flag("--strict", perf.strict, "a performance change fails");
   CLI::App* perf_diff_cmd = perf_cmd->add_subcommand("diff", "Compare two perf.txt files figure by figure.");
   perf_diff_cmd->add_option("FILES", perf.files, "the two perf.txt files to compare, A then B")->expected(2);
@@ -159,7 +176,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   run_cmd->add_option("--budget", run_options.budget,
                       "quick (a hundredth of the random cases, the slowest suites left out), default, or soak (ctest "
                       "again with a fresh WARPCONF_SEED until --soak-minutes have passed)");
-  CLI::Option* soak_opt = run_cmd->add_option("--soak-minutes", run_options.soak_minutes, "minutes to soak (default 60)");
+  CLI::Option* soak_opt = run_cmd->add_option("--soak-minutes", run_options.soak_minutes, "minutes to soak (default 60)")
+                              ->transform(duration_in(kSoakMinutes));
   run_cmd->add_option("--out", run_options.out, "the report folder (default <build>/report; from a bundle, ./warpconf-report)");
   run_cmd->add_option("--path", run_options.path,
                       "the code path (docs/code-paths.md): sass (default), sass-debug, sass-ptxas-O0, jit-native, jit-75, "
@@ -171,8 +189,10 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   run_cmd->add_flag("--strict", run_options.strict, "with --perf: a performance change fails the run");
   run_cmd->add_option("--build-dir", run_options.build_dir, "the build tree or bundle (default: the one this warpconf is in)");
   run_cmd->add_option("--time-limit", run_options.time_limit_s,
-                      "seconds after which the run stops, everything ctest started killed (default 0: none)");
-  run_cmd->add_option("CTEST_ARGS", run_options.ctest_args, "extra ctest arguments, after --");
+                      "seconds after which the run stops, everything ctest started killed (default 0: none)")
+      ->transform(duration_in(kTimeLimit));
+  const CLI::Option* ctest_args_opt =
+      run_cmd->add_option("CTEST_ARGS", run_options.ctest_args, "extra ctest arguments, after --");
   CLI::App* health_cmd = app.add_subcommand(
       "health", "A node health check (Slurm, Kubernetes): a CUDA probe in a child process, then warpconf run, all "
                 "within --time-limit; prints one line and exits 0 (conforms), 1 (a failure) or 77 (could not test: no "
@@ -182,10 +202,12 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   health.time_limit_s = 50;
   health_cmd->add_option("--budget", health.budget, "quick (the default), default or soak, as for run");
   CLI::Option* health_soak_opt =
-      health_cmd->add_option("--soak-minutes", health.soak_minutes, "minutes to soak (default 60)");
+      health_cmd->add_option("--soak-minutes", health.soak_minutes, "minutes to soak (default 60)")
+          ->transform(duration_in(kSoakMinutes));
   health_cmd->add_option("--time-limit", health.time_limit_s,
                          "seconds for the whole check, CUDA start-up included, 0 for none (default 50: slurmd kills "
-                         "a health check at 60)");
+                         "a health check at 60)")
+      ->transform(duration_in(kTimeLimit));
   health_cmd->add_option("--out", health.out, "the report folder (default: as for run)");
   health_cmd->add_option("--build-dir", health.build_dir, "the build tree or bundle (default: the one this warpconf is in)");
   CLI::App* report_cmd = app.add_subcommand(
@@ -203,7 +225,12 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       ->required();
   merge_cmd->add_option("--out", merge_out, "where the merged report goes")->required();
   try {
+    check_words(app, argc, argv);
     app.parse(argc, argv);
+    refuse_repeated_values(app, {ctest_args_opt});
+  } catch (const UsageError& e) {
+    print_error(err, command_name(app), e.what());
+    return 2;
   } catch (const CLI::CallForHelp&) {
     const CLI::App* shown = &app;  // the innermost command named
     for (const CLI::App* cmd : {explain_cmd, results_cmd, golden_cmd, record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd,
@@ -213,7 +240,13 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     out << shown->help();
     return 0;
   } catch (const CLI::ParseError& e) {
-    print_error(err, "warpconf", e.what());
+    print_error(err, command_name(app), e.what());
+    return 2;
+  }
+  const bool appends_records = program_cmd->parsed() || probe_cmd->parsed() || perf_record_cmd->parsed() ||
+                               perf_compare_cmd->parsed() || (golden_cmd->parsed() && !accept_cmd->parsed());
+  if (const std::string why = check::why_results_unwritable(); appends_records && !why.empty()) {
+    print_error(err, command_name(app), why);
     return 2;
   }
   if (perf_cmd->parsed()) {
@@ -282,7 +315,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     return 2;
   }
   try {
-    return run_command(argc, argv, out, err);
+    const int status = run_command(argc, argv, out, err);
+    // Output that was lost (a full disk, /dev/full) is no success.
+    if (status == 0 && !out.flush()) {
+      err << "warpconf: cannot write standard output\n";
+      return 2;
+    }
+    return status;
   } catch (const std::exception& e) {
     print_error(err, "warpconf", e.what());
   } catch (...) {

@@ -20,6 +20,7 @@
 #include "formats/deviations.hpp"
 #include "formats/golden.hpp"
 #include "formats/programs.hpp"
+#include "warpconf/options.hpp"
 
 namespace wc::cli {
 namespace {
@@ -205,9 +206,11 @@ void write_atomically(const std::string& path, const golden::GoldenFile& file) {
 }
 
 int record(const GoldenOptions& o, std::ostream& out) {
+  if (!o.out.empty()) require_writable("--out", o.out, check::Output::folder);  // before the GPU is asked
   const golden::Header header = device_header();
   const std::string architecture = architecture_of(header.compute_capability);
   const std::string dir = o.out.empty() ? pending_root() + "/" + architecture + (header.code_path == "sass" ? "" : "-" + header.code_path) : o.out;
+  if (o.out.empty()) require_writable("the pending folder", dir, check::Output::folder);  // before the corpus runs
   fs::create_directories(dir);
   const std::vector<golden::Deviation> deviations = deviations_for(dir, architecture);
   out << "recording on " << header.device << " (" << architecture << ", driver " << header.driver << ", "

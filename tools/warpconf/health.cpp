@@ -65,8 +65,7 @@ std::string probe(double seconds) {
     ::close(pipe[0]);
     return "cannot start the CUDA probe";
   }
-  const auto deadline =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  const auto deadline = numbers::deadline_after(Clock::now(), seconds);
   std::string answer;
   for (;;) {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();

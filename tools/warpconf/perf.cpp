@@ -15,6 +15,7 @@
 #include "core/perf/sass.hpp"
 #include "core/records.hpp"
 #include "warpconf/golden.hpp"
+#include "warpconf/options.hpp"
 
 namespace wc::cli {
 namespace {
@@ -148,11 +149,14 @@ Measure counting(const Measure& measure, const std::optional<perf::SassSource>& 
 }
 
 int record(const PerfOptions& o, std::ostream& out, const Measure& measure) {
+  if (!o.out.empty()) require_writable("--out", o.out, check::Output::folder);  // before the GPU is asked
   std::string why;
   const std::optional<perf::SassSource> source = sass_source(why);
   // Never a figure unverified: without the SASS of its loop a figure may time an empty loop.
   if (!source && gpu::device().present) throw UsageError("record counts each figure's timed loop in the SASS: " + why);
   const PerfHeader header = header_now();
+  const std::string dir = o.out.empty() ? pending_root() + "/" + folder_of(header) : o.out;
+  if (o.out.empty()) require_writable("the pending folder", dir, check::Output::folder);  // before measuring
   out << "measuring on " << header_text(header) << ", " << o.repetitions << " repetitions a figure\n";
   perf::Options options;
   options.repetitions = o.repetitions;
@@ -160,7 +164,7 @@ int record(const PerfOptions& o, std::ostream& out, const Measure& measure) {
   perf::print_table(figures, out);
   for (const perf::Figure& f : figures) check::append_record(perf::perf_record(f, "record", perf::measured_verdict(f)));
   const bool wrong = any_wrong(figures);
-  write_pending(header, figures, wrong, o.out.empty() ? pending_root() + "/" + folder_of(header) : o.out, "record", out);
+  write_pending(header, figures, wrong, dir, "record", out);
   return wrong ? 1 : 0;
 }
 
@@ -396,8 +400,6 @@ int compare_with_baseline(const std::optional<PerfFile>& recorded, const std::st
 
 int run_perf(const PerfOptions& o, std::ostream& out, std::ostream& err, const Measure& measure) {
   return with_one_line_errors("warpconf perf " + o.command, err, [&] {
-    if (o.repetitions < 1 || static_cast<uint64_t>(o.repetitions) > golden::max_perf_repetitions)
-      throw UsageError("--repetitions must be from 1 to " + std::to_string(golden::max_perf_repetitions));
     for (const std::string& file : o.files) require_utf8_path("the file", file);
     require_utf8_path("--out", o.out);
     require_utf8_path("--golden", o.golden);

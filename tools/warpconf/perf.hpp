@@ -11,9 +11,13 @@
 
 #include "core/perf/bench.hpp"
 #include "core/perf/stats.hpp"
+#include "core/number_text.hpp"
 #include "formats/perf.hpp"
 
 namespace wc::cli {
+
+// --repetitions: what a perf.txt holds.
+inline constexpr numbers::NumberRange kPerfRepetitions{1, golden::max_perf_repetitions, false};
 
 struct PerfOptions {
   std::string command;             // record, accept, compare or diff

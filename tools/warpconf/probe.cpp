@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <set>
 #include <sstream>
@@ -24,6 +25,7 @@
 #include "families/registry.hpp"
 #include "formats/golden.hpp"
 #include "formats/text.hpp"
+#include "warpconf/options.hpp"
 
 extern char** environ;  // POSIX: a path's warpconf gets this process's environment and its path's settings
 
@@ -32,12 +34,7 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr int kSkipped = 77;
-// A day per child, and more probes per child than there are: larger values are typing errors (or a
-// negative --batch that wrapped round).
-constexpr double kMostTimeout = 86400;
 constexpr double kJitWarmUpLimit = 900;  // the driver JIT-compiling every probe kernel once
-constexpr size_t kMostBatch = 100000;
-constexpr size_t kMostJobs = 1024;
 
 // A path whose binaries are not built, or a path's warpconf that failed: exit status 1, one line.
 class PathFailure : public std::runtime_error {
@@ -125,6 +122,8 @@ std::string hex_text(uint32_t mask) {
 // The code paths the --path values name, in the table's order, each once; none named: this process's own.
 std::vector<const CodePath*> requested_paths(const std::vector<std::string>& names) {
   if (names.empty()) return {find_code_path(gpu::process_code_path())};
+  if (names.size() > 1 && std::count(names.begin(), names.end(), "all") > 0)
+    throw UsageError("--path all names every code path: not with another --path");
   std::vector<const CodePath*> paths;
   for (const CodePath& p : kCodePaths) {
     const bool named = std::any_of(names.begin(), names.end(), [&p](const std::string& n) { return n == p.name || n == "all"; });
@@ -175,9 +174,10 @@ std::vector<std::string> path_environment(const CodePath& p, const std::string& 
   return env;
 }
 
-std::string number_text(double value) {
+// A duration as --timeout reads it back: to the millisecond, which is all it takes.
+std::string seconds_argument(double seconds) {
   std::ostringstream os;
-  os << value;
+  os << std::fixed << std::setprecision(3) << seconds;
   return os.str();
 }
 
@@ -186,7 +186,7 @@ std::string number_text(double value) {
 std::vector<golden::ContractLine> probe_elsewhere(const ProbeOptions& o, const CodePath& p, const fs::path& binary,
                                                   const std::string& part, const std::string& verify, std::ostream& out) {
   std::vector<std::string> argv = {binary.string(), "probe", "--path", std::string(p.name), "--timeout",
-                                   number_text(o.timeout_s), "--batch", std::to_string(o.batch), "--jobs",
+                                   seconds_argument(o.timeout_s), "--batch", std::to_string(o.batch), "--jobs",
                                    std::to_string(o.jobs), "--out", part};
   for (const std::string& f : o.families) argv.insert(argv.end(), {"--family", f});
   if (!verify.empty()) argv.insert(argv.end(), {"--verify", verify});
@@ -416,12 +416,8 @@ std::vector<std::string> contract_changes(const golden::ContractsFile& recorded,
 
 int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& err) {
   try {
-    if (!(o.timeout_s > 0 && o.timeout_s <= kMostTimeout))
-      throw UsageError("--timeout must be above 0 and at most " + std::to_string(static_cast<int>(kMostTimeout)) + " s");
-    if (o.batch == 0 || o.batch > kMostBatch)
-      throw UsageError("--batch must be from 1 to " + std::to_string(kMostBatch));
-    if (o.jobs == 0 || o.jobs > kMostJobs) throw UsageError("--jobs must be from 1 to " + std::to_string(kMostJobs));
     require_utf8_path("--out", o.out);
+    if (!o.out.empty()) require_writable("--out", o.out, check::Output::file_in_new_folders);  // before the device is asked: the default needs its architecture
     if (o.verify) require_utf8_path("--verify", *o.verify);
     std::vector<gpu::ProbeCase> cases;
     std::set<std::string> probed;
@@ -471,6 +467,7 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
         << o.jobs << " at once\n";
 
     const std::string path = o.out.empty() ? check::golden_root() + "/pending/" + fp->architecture + "/contracts.txt" : o.out;
+    require_writable(o.out.empty() ? "the contracts file" : "--out", path, check::Output::file_in_new_folders);
     if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
     golden::ContractsFile file;
     file.header = fp->header;

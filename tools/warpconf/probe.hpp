@@ -10,10 +10,16 @@
 #include <vector>
 
 #include "core/child_runner.hpp"
+#include "core/number_text.hpp"
 #include "core/probe.hpp"
 #include "formats/contracts.hpp"
 
 namespace wc::cli {
+
+// A day per child, and more probes per child than there are: larger values are typing errors.
+inline constexpr numbers::DurationRange kProbeTimeout{"seconds", 0.001, 86400, ""};
+inline constexpr numbers::NumberRange kProbeBatch{1, 100000, false};
+inline constexpr numbers::NumberRange kProbeJobs{1, 1024, false};
 
 struct ProbeOptions {
   double timeout_s = 20;              // per child

@@ -1,6 +1,8 @@
 #include "warpconf/program.hpp"
 
+#include <algorithm>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "core/environment.hpp"
@@ -8,23 +10,23 @@
 #include "core/seed.hpp"
 #include "families/program/run.hpp"
 #include "formats/programs.hpp"
+#include "warpconf/options.hpp"
 
 namespace wc::cli {
 namespace {
 
 program::RunOptions run_options(const ProgramArgs& a) {
   program::RunOptions o;
-  o.seed = check::process_seed().seed;
-  if (a.seed) {
-    size_t used = 0;
-    o.seed = static_cast<uint64_t>(std::stoull(*a.seed, &used, 0));
-    if (used != a.seed->size()) throw UsageError("--seed " + *a.seed + ": want a number, decimal or 0x hex");
-  }
+  o.seed = a.seed.value_or(check::process_seed().seed);
   o.first = a.index ? *a.index : a.first;
   o.count = a.index ? 1 : a.count.value_or(check::random_case_count(2000));
-  if (o.count == 0) throw UsageError("--count 0: nothing to run");
+  if (o.count - 1 > std::numeric_limits<uint64_t>::max() - o.first)
+    throw UsageError("--first " + std::to_string(o.first) + " --count " + std::to_string(o.count) +
+                     ": the last index would pass 2^64-1");
   if (!a.paths.empty()) {
     o.paths.clear();
+    if (a.paths.size() > 1 && std::count(a.paths.begin(), a.paths.end(), "all") > 0)
+      throw UsageError("--path all names every path: not with another --path");
     for (const std::string& p : a.paths) {
       if (p == "all") {
         o.paths.assign(std::begin(program::kAllProgramPaths), std::end(program::kAllProgramPaths));
@@ -48,30 +50,51 @@ program::RunOptions run_options(const ProgramArgs& a) {
   if (a.violate && o.plant != program::MiscompileKind::none) throw UsageError("--violate and --plant: choose one");
   o.violate = a.violate;
   o.shrink = !a.no_shrink;
-  if (!(a.shrink_limit_s >= 0)) throw UsageError("--shrink-limit: want seconds >= 0");
   o.shrink_limit_s = a.shrink_limit_s;
   if ((!a.record.empty() || a.verify) && (o.violate || o.plant != program::MiscompileKind::none))
     throw UsageError("--record and --verify take the programs as generated: not with --plant or --violate");
   o.record = a.record;
   o.verify = a.verify;
   if (a.verify && !a.verify->empty()) golden::read_programs_file(*a.verify);  // bad input before anything runs
+  if (!a.out_file.empty() && !a.emit) throw UsageError("--out needs --emit");
+  if (!a.out_file.empty()) require_writable("--out", a.out_file, check::Output::file);
+  if (!a.record.empty()) require_writable("--record", a.record, check::Output::file);
   return o;
+}
+
+// The program --emit prints: the shrunk one where a program failed, else the one of --index.
+std::string emitted_source(const program::RunOptions& o, const program::RunSummary& s) {
+  program::GenerateOptions g;
+  g.violate = o.violate;
+  const program::Program p = s.shrunk.empty() ? program::generate(o.seed, o.first, g) : s.shrunk.front();
+  program::Miscompile plant;
+  if (o.plant != program::MiscompileKind::none) {
+    const std::vector<int> sites = program::miscompile_sites(p, o.plant);
+    if (!sites.empty()) plant = {o.plant, sites.front()};
+  }
+  return program::standalone_source(p, plant);
 }
 
 }  // namespace
 
 void add_program_options(CLI::App& cmd, ProgramArgs& a) {
-  cmd.add_option("--seed", a.seed, "the seed (default: the process seed, WARPCONF_SEED)");
-  CLI::Option* index = cmd.add_option("--index", a.index, "run one program, of this index");
-  cmd.add_option("--count", a.count, "programs to run (default 2000; 20 under the quick budget)")->excludes(index);
-  cmd.add_option("--first", a.first, "the index of the first program (default 0)")->excludes(index);
+  cmd.add_option("--seed", a.seed, "the seed (default: the process seed, WARPCONF_SEED)")->transform(number_in(kProgramSeed));
+  CLI::Option* index =
+      cmd.add_option("--index", a.index, "run one program, of this index")->transform(number_in(kProgramIndex));
+  cmd.add_option("--count", a.count, "programs to run (default 2000; 20 under the quick budget)")
+      ->transform(number_in(kProgramCount))
+      ->excludes(index);
+  cmd.add_option("--first", a.first, "the index of the first program (default 0)")
+      ->transform(number_in(kProgramIndex))
+      ->excludes(index);
   cmd.add_option("--path", a.paths, "code path (repeatable), or all (default: sass, sass-debug, jit-native)");
   cmd.add_flag("--emit", a.emit, "print the program's standalone CUDA source (the shrunk one where it failed)")->needs(index);
   cmd.add_option("--out", a.out_file, "with --emit: write the source here instead of stdout");
   cmd.add_option("--plant", a.plant, "plant a miscompile at each program's first site: hoist, sink, merge, drop-syncwarp");
   cmd.add_flag("--violate", a.violate, "contract-violating programs, each in a child: records ran, trapped or hung");
   cmd.add_flag("--no-shrink", a.no_shrink, "do not shrink the smallest failure");
-  cmd.add_option("--shrink-limit", a.shrink_limit_s, "seconds the shrinker may take (default 120)");
+  cmd.add_option("--shrink-limit", a.shrink_limit_s, "seconds the shrinker may take (default 120)")
+      ->transform(duration_in(kShrinkLimit));
   cmd.add_flag("--coverage", a.coverage, "print how often each statement kind and op was generated and reached");
   cmd.add_option("--record", a.record, "write the run as a programs golden: every undefined and ptx-defined output (docs/golden-format.md)");
   cmd.add_option("--verify", a.verify,
@@ -84,15 +107,11 @@ int run_program_command(const ProgramArgs& a, std::ostream& out, std::ostream& e
   program::RunOptions o;
   try {
     o = run_options(a);
-    if (!a.out_file.empty() && !a.emit) throw UsageError("--out needs --emit");
   } catch (const UsageError& e) {
     print_error(err, "warpconf program", e.what());
     return 2;
   } catch (const golden::FormatError& e) {
     print_error(err, "warpconf program", e.what());
-    return 2;
-  } catch (const std::logic_error&) {  // std::stoull's invalid_argument and out_of_range
-    print_error(err, "warpconf program", "--seed " + a.seed.value_or("") + ": want a number, decimal or 0x hex");
     return 2;
   }
   std::ostringstream log;
@@ -106,26 +125,24 @@ int run_program_command(const ProgramArgs& a, std::ostream& out, std::ostream& e
   }
   if (!s.device_present && s.status == 77 && environment::require_gpu()) s.status = 1;
   if (a.coverage) progress << program::coverage_text(s.coverage) << "\n";
-  if (a.emit) {
-    program::GenerateOptions g;
-    g.violate = o.violate;
-    const program::Program p = s.shrunk.empty() ? program::generate(o.seed, o.first, g) : s.shrunk.front();
-    program::Miscompile plant;
-    if (o.plant != program::MiscompileKind::none) {
-      const std::vector<int> sites = program::miscompile_sites(p, o.plant);
-      if (!sites.empty()) plant = {o.plant, sites.front()};
+  if (!a.emit) return s.status;
+  // Emitting needs no GPU: without one, the program is printed as generated, and that is the command's work.
+  if (!s.device_present && s.status == 77) s.status = 0;
+  const std::string source = emitted_source(o, s);
+  if (a.out_file.empty()) {
+    if (!(out << source << std::flush)) {
+      print_error(err, "warpconf program", "--emit: cannot write the source to standard output");
+      return 2;
     }
-    const std::string source = program::standalone_source(p, plant);
-    if (a.out_file.empty()) {
-      out << source;
-    } else {
-      std::ofstream file(a.out_file);
-      if (!(file << source)) {
-        print_error(err, "warpconf program", "cannot write " + a.out_file);
-        return 2;
-      }
-    }
-    if (a.out_file.empty()) err << log.str();
+    err << log.str();
+    return s.status;
+  }
+  std::ofstream file(a.out_file);
+  file << source;
+  file.close();
+  if (!file) {
+    print_error(err, "warpconf program", "--out: cannot write " + a.out_file);
+    return 2;
   }
   return s.status;
 }

@@ -4,15 +4,25 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "core/number_text.hpp"
+
 namespace wc::cli {
 
+inline constexpr numbers::NumberRange kProgramSeed{0, std::numeric_limits<uint64_t>::max(), true};
+inline constexpr numbers::NumberRange kProgramIndex{0, std::numeric_limits<uint64_t>::max(), false};
+// Each program's outputs and trace stay in memory for the whole run (up to 50 kB a program).
+inline constexpr numbers::NumberRange kProgramCount{1, 100'000, false};
+inline constexpr numbers::DurationRange kShrinkLimit{"seconds", 0, 86400, ""};
+
 struct ProgramArgs {
-  std::optional<std::string> seed;        // default: the process seed (core/seed.hpp)
+  std::optional<uint64_t> seed;           // default: the process seed (core/seed.hpp)
   std::optional<uint64_t> index;          // one program
   std::optional<uint64_t> count;          // default: 2000, a hundredth under the quick budget (WARPCONF_BUDGET)
   uint64_t first = 0;

@@ -302,10 +302,7 @@ class Runner {
   uint64_t offset_ = 0;
   const Clock::time_point start_ = Clock::now();
   const std::optional<Clock::time_point> deadline_ =
-      options_.time_limit_s > 0
-          ? std::optional(start_ + std::chrono::duration_cast<Clock::duration>(
-                                       std::chrono::duration<double>(options_.time_limit_s)))
-          : std::nullopt;
+      options_.time_limit_s > 0 ? std::optional(numbers::deadline_after(start_, options_.time_limit_s)) : std::nullopt;
   std::string last_test_, last_output_;
   RunStop stop_;  // no cause while the run goes on
   std::string during_;  // what a stop's detail adds while the run is not in ctest: " while building ..."
@@ -650,7 +647,8 @@ void check_options(const RunOptions& o) {
   if (o.budget != "quick" && o.budget != "default" && o.budget != "soak")
     throw UsageError("unknown budget '" + o.budget + "': quick, default or soak");
   if (o.soak_minutes_given && o.budget != "soak") throw UsageError("--soak-minutes needs --budget soak");
-  if (!(o.soak_minutes > 0)) throw UsageError("--soak-minutes must be above 0");
+  if (!(o.soak_minutes >= kSoakMinutes.least && o.soak_minutes <= kSoakMinutes.most))
+    throw UsageError("--soak-minutes must be " + numbers::describe(kSoakMinutes));
   if (o.path != "all" && find_code_path(o.path) == nullptr)
     throw UsageError("unknown code path '" + o.path + "': " + code_path_names() + " or all");
   if (o.sanitize && o.path != "sass") throw UsageError("--sanitize runs the sass path under compute-sanitizer: not with --path");
@@ -658,8 +656,8 @@ void check_options(const RunOptions& o) {
   if (o.perf && (o.path != "sass" || o.sanitize || o.budget != "default"))
     throw UsageError("--perf runs the perf tests alone: not with --path, --sanitize or --budget");
   if (o.strict && !o.perf) throw UsageError("--strict goes with --perf: it makes a performance change fail");
-  if (!(o.time_limit_s >= 0 && o.time_limit_s <= kMostSeconds))
-    throw UsageError("--time-limit must be a number of seconds, 0 for none");
+  if (!(o.time_limit_s >= kTimeLimit.least && o.time_limit_s <= kTimeLimit.most))
+    throw UsageError("--time-limit must be " + numbers::describe(kTimeLimit));
 }
 
 RunOutcome run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {

@@ -10,9 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "core/number_text.hpp"
 #include "warpconf/report.hpp"
 
 namespace wc::cli {
+
+// --time-limit of run and health, and --soak-minutes: the longest is numbers::kLongestSeconds (115 days).
+inline constexpr numbers::DurationRange kTimeLimit{"seconds", 0, numbers::kLongestSeconds, "none"};
+inline constexpr numbers::DurationRange kSoakMinutes{"minutes", 0.001, 100'000, ""};
 
 struct RunOptions {
   std::string budget = "default";  // quick, default or soak

@@ -16,6 +16,7 @@
 #include "toolchain/findings.hpp"
 #include "toolchain/known_bugs.hpp"
 #include "toolchain/runner.hpp"
+#include "warpconf/options.hpp"
 
 namespace wc::cli {
 namespace {
@@ -67,9 +68,9 @@ toolchain::RunOptions run_options(const ToolchainArgs& a) {
     }
     std::sort(o.paths.begin(), o.paths.end());
   }
-  if (!(a.timeout_s > 0 && a.timeout_s < 1e6)) throw UsageError("--timeout: want seconds above 0");
-  if (!(a.shrink_limit_s >= 0 && a.shrink_limit_s < 1e6)) throw UsageError("--shrink-limit: want seconds >= 0");
   if (!a.record.empty() && a.verify) throw UsageError("--record and --verify: choose one");
+  if (!a.record.empty()) require_writable("--record", a.record, check::Output::file);
+  if (!a.findings.empty()) require_writable("--findings", a.findings, check::Output::folder);
   o.child_timeout_s = a.timeout_s;
   // A node with only a driver has no ptxas: by default it runs the JIT's levels alone.
   std::string why_not;
@@ -132,8 +133,10 @@ void add_toolchain_options(CLI::App& cmd, ToolchainArgs& a) {
       ->expected(0, 1);
   cmd.add_option("--findings", a.findings, "write each finding's reproducer (PTX, .cu, SASS, notes) under this folder");
   cmd.add_flag("--shrink", a.shrink, "with --findings: shrink each finding's PTX first (against ptxas -O0)");
-  cmd.add_option("--shrink-limit", a.shrink_limit_s, "seconds each shrink may take (default 120)");
-  cmd.add_option("--timeout", a.timeout_s, "seconds a child that compiles or runs may take (default 60)");
+  cmd.add_option("--shrink-limit", a.shrink_limit_s, "seconds each shrink may take (default 120)")
+      ->transform(duration_in(kToolchainShrinkLimit));
+  cmd.add_option("--timeout", a.timeout_s, "seconds a child that compiles or runs may take (default 60)")
+      ->transform(duration_in(kToolchainChildTimeout));
 }
 
 int run_toolchain_command(const ToolchainArgs& a, std::ostream& out, std::ostream& err) {

@@ -11,7 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "core/number_text.hpp"
+
 namespace wc::cli {
+
+inline constexpr numbers::DurationRange kToolchainShrinkLimit{"seconds", 0, 86400, ""};
+inline constexpr numbers::DurationRange kToolchainChildTimeout{"seconds", 0.001, 86400, ""};
 
 struct ToolchainArgs {
   bool known = false;

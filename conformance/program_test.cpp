@@ -24,6 +24,7 @@
 #include "families/program/run.hpp"
 #include "harness/gpu_test.hpp"
 #include "harness/scratch_dir.hpp"
+#include "harness/toolkit.hpp"
 
 namespace wc::program {
 namespace {
@@ -305,22 +306,8 @@ INSTANTIATE_TEST_SUITE_P(EveryPath, ProgramNvrtcGenerated, ::testing::ValuesIn(k
   return text;
 });
 
-std::string find_nvcc() {
-  if (access("/usr/local/cuda/bin/nvcc", X_OK) == 0) return "/usr/local/cuda/bin/nvcc";
-  if (const char* path = std::getenv("PATH")) {
-    std::string dirs = path;
-    for (size_t start = 0; start <= dirs.size();) {
-      const size_t end = std::min(dirs.find(':', start), dirs.size());
-      const std::string candidate = dirs.substr(start, end - start) + "/nvcc";
-      if (access(candidate.c_str(), X_OK) == 0) return candidate;
-      start = end + 1;
-    }
-  }
-  return "";
-}
-
 TEST(ProgramStandalone, compiles_with_nvcc_alone) {
-  const std::string nvcc = find_nvcc();
+  const std::string nvcc = harness::find_toolkit_program("nvcc");
   if (nvcc.empty()) GTEST_SKIP() << "no nvcc on PATH or in /usr/local/cuda/bin: the standalone source cannot be compiled here";
   const Program p = every_op(3);
   const std::string dir = harness::fresh_test_dir("program").string();

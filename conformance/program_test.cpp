@@ -300,6 +300,22 @@ TEST_P(ProgramNvrtcGenerated, the_default_seed_s_first_programs_compile_as_one_m
   for (const Program& p : programs) EXPECT_NE(m.image.find(".entry " + kernel_name(p)), std::string::npos) << kernel_name(p);
 }
 
+// The ptx dialect's programs emitted as CUDA C++ (the same kernel parameters as their PTX), beside classic
+// ones in one module: its prelude and theirs together.
+TEST_P(ProgramNvrtcGenerated, the_ptx_dialect_s_programs_compile_beside_classic_ones) {
+  std::vector<Program> programs;
+  for (uint64_t index = 0; index < 16; ++index) {
+    GenerateOptions options;
+    options.compute_capability = target_capability(GetParam(), kDeviceCc);
+    if (index % 4 != 0) options.dialect = Dialect::ptx;
+    programs.push_back(generate(check::kDefaultSeed, index, options));
+  }
+  std::vector<ModuleProgram> module;
+  for (const Program& p : programs) module.push_back({&p, "", {}});
+  const CompiledModule m = compile_module(module_source(module), GetParam(), kDeviceCc);
+  ASSERT_TRUE(m.ok) << m.log.substr(0, 2000);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryPath, ProgramNvrtcGenerated, ::testing::ValuesIn(kAllProgramPaths), [](const auto& info) {
   std::string text(name(info.param));
   std::replace(text.begin(), text.end(), '-', '_');

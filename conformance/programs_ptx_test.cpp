@@ -340,8 +340,8 @@ GenerateOptions ptx_options(int cc = 90, int statements = 40) {
 }
 
 TEST_F(PtxasAccepts, generated_programs_of_the_ptx_dialect_at_O0_and_O3) {
-  std::vector<Program> programs = generated(0x5EED2026, 150, ptx_options());
-  for (Program& p : generated(0xC0FFEE, 100, ptx_options(90, 60))) programs.push_back(std::move(p));
+  std::vector<Program> programs = generated(0x5EED2026, 150, ptx_options(90, 28));
+  for (Program& p : generated(0xC0FFEE, 100, ptx_options(90, 48))) programs.push_back(std::move(p));
   GenerateOptions lean = ptx_options();
   lean.without = parse_feature_list("collectives,helpers,block-exchange").features;  // FuzzX's shape: no masks at all
   for (Program& p : generated(0xF022, 50, lean)) programs.push_back(std::move(p));

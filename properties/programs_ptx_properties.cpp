@@ -315,6 +315,24 @@ TEST(PtxOracle, runs_long_loops_and_taints_what_an_undefined_result_reaches) {
   EXPECT_EQ(trace.logs[3].size(), 3u + 0x80000000u % 65u);
 }
 
+TEST(PtxOracle, fixes_no_value_an_unlogged_elect_gave) {
+  // Which lane elect.sync elects the documents leave open: the oracle takes it from the GPU's log, so a
+  // call that logs nothing (a helper's, or one past the log's room) leaves its variable unknown.
+  Stmt unlogged = collective(0, Op::elect, constant(0), constant(0), 32, 1);
+  unlogged.call.logged = false;
+  Stmt logged_elect = collective(2, Op::elect, constant(0), constant(0), 32, 2);
+  const Program p = ptx_program({unlogged, observe(1, var(1)), logged_elect, observe(3, var(2))});
+  ObservedLog gpu;
+  for (int t = 0; t < 32; ++t) {
+    gpu.count.push_back(3);
+    gpu.entries.push_back({0x7, 7u | (t == 7 ? uint64_t{1} << 32 : 0), 7});  // the GPU elected lane 7
+  }
+  const Trace trace = interpret(p, &gpu);
+  EXPECT_EQ(logged(trace, 3, 0).cls, LaneClass::undefined) << "the unlogged elect's leader is in no log";
+  EXPECT_EQ(logged(trace, 3, 1).bits, 7u | 0u) << "the logged elect's leader is the lane the log names";
+  EXPECT_EQ(logged(trace, 3, 2).bits, 7u) << "and its variable holds it";
+}
+
 // --- shrinking the dialect's programs --------------------------------------------------------------
 
 // Law: each candidate one step simpler is smaller in shrink_measure and keeps the dialect's rules, so

@@ -201,6 +201,46 @@ TEST(PtxModule, gives_loops_back_edges_and_keeps_masks_only_for_collectives) {
   EXPECT_GE(occurrences(with, "vote.sync.ballot.b32"), 10u) << "a mask at each branch, loop test, break, continue, return";
 }
 
+TEST(PtxModule, takes_the_toolchain_runner_s_three_parameters_under_its_abi) {
+  const Program p = every_instruction(0);
+  const std::string kernel = kernel_name(p), module = ptx_module({{&p, ""}}, 90, PtxAbi::toolchain);
+  EXPECT_NE(module.find(".visible .entry " + kernel + "(\n\t.param .u64 " + kernel + "_in,\n\t.param .u64 " + kernel +
+                        "_out,\n\t.param .u64 " + kernel + "_uniforms)\n"),
+            std::string::npos);
+  EXPECT_NE(module.find(".global .align 8 .b8 wc_scratch[8192];"), std::string::npos);
+  EXPECT_NE(module.find("ld.global.u32 %r_p0, [%rd_uni+32];"), std::string::npos) << "p0 follows the 8 uniform words";
+  EXPECT_EQ(module.find("st.global.u8"), std::string::npos) << "no `wrote`: out holds 0x5E where nothing was written";
+  EXPECT_EQ(module.find(".param .u64 " + kernel + "_wrote"), std::string::npos) << "no `wrote` parameter";
+}
+
+TEST(ToolchainKernel, carries_the_oracle_s_words_where_it_fixes_every_one) {
+  const Program p = every_instruction(0);
+  const ToolchainKernel k = toolchain_kernel(p);
+  EXPECT_EQ(k.kernel, kernel_name(p));
+  EXPECT_EQ(k.threads, 64u);
+  EXPECT_EQ(k.input, p.inputs);
+  std::vector<uint32_t> uniforms = p.uniforms;
+  uniforms.insert(uniforms.end(), p.params.begin(), p.params.end());
+  EXPECT_EQ(k.uniforms, uniforms);
+  ASSERT_EQ(k.output_words, 64u * kToolchainWordsPerThread);
+  for (size_t word = 0; word < k.fixed.size(); ++word)
+    ASSERT_TRUE(k.fixed[word]) << "word " << word << " of thread " << word / kToolchainWordsPerThread << " (entry "
+                               << (word % kToolchainWordsPerThread) / 2 - 1 << ")";
+  ASSERT_TRUE(k.expected.has_value()) << "every output of every_instruction is fixed";
+  const std::vector<uint32_t>& out = *k.expected;
+  // Thread 0: the block exchange, the two observes and the branch's observe (p1 = 0xFFFFFFF0 is negative): 3 entries.
+  EXPECT_EQ(out[0], 3u) << "the count's low word";
+  EXPECT_EQ(out[1], 0u) << "the count's high word";
+  EXPECT_EQ(out[2], 33u) << "entry 0: thread 33's tid through the block exchange";
+  EXPECT_EQ(out[2 + 2 * 3], kToolchainUnwritten) << "entry 3 is past the count";
+  EXPECT_EQ(out[kToolchainWordsPerThread - 1], kToolchainUnwritten);
+
+  const ToolchainKernel electing = toolchain_kernel(every_collective(0));
+  EXPECT_FALSE(electing.expected.has_value()) << "which lane elect.sync elects only the run shows";
+  EXPECT_TRUE(electing.fixed[0]) << "the count is fixed all the same";
+  EXPECT_FALSE(electing.fixed[2]);
+}
+
 TEST(PtxLaunch, gives_a_runner_the_program_s_buffers) {
   const Program p = every_instruction(4);
   const PtxLaunch l = ptx_launch(p, "s3");
@@ -289,14 +329,14 @@ int run_logged(const std::string& command, const std::string& log, std::string& 
 // Modules of `per_module` programs each, emitted for sm_<sm>, compiled by ptxas at -O0 and -O3,
 // two modules at a time; every failure printed with ptxas' words and the module kept on disk.
 void expect_ptxas_accepts(const std::string& ptxas, const std::vector<Program>& programs, int sm, size_t per_module,
-                          const std::string& label) {
+                          const std::string& label, PtxAbi abi = PtxAbi::program) {
   const std::string dir = harness::fresh_test_dir("ptxas-" + label).string();
   std::vector<std::string> files;
   for (size_t begin = 0; begin < programs.size(); begin += per_module) {
     std::vector<PtxProgram> module;
     for (size_t k = begin; k < std::min(programs.size(), begin + per_module); ++k) module.push_back({&programs[k], "m" + std::to_string(k)});
     files.push_back(dir + "/module" + std::to_string(files.size()) + ".ptx");
-    std::ofstream(files.back()) << ptx_module(module, sm);
+    std::ofstream(files.back()) << ptx_module(module, sm, abi);
   }
   std::vector<std::string> failures(files.size() * 2);
   const auto compile = [&](size_t job) {
@@ -354,6 +394,13 @@ TEST_F(PtxasAccepts, programs_for_sm_80_without_elect) {
 
 TEST_F(PtxasAccepts, hand_built_programs_of_every_collective_and_instruction) {
   expect_ptxas_accepts(ptxas_, {every_collective(0), every_instruction(1)}, 90, 2, "hand");
+}
+
+TEST_F(PtxasAccepts, programs_under_the_toolchain_runner_s_abi) {
+  std::vector<Program> programs = generated(0x7001, 40, ptx_options());
+  programs.push_back(every_collective(900));
+  programs.push_back(every_instruction(901));
+  expect_ptxas_accepts(ptxas_, programs, 90, 42, "toolchain", PtxAbi::toolchain);
 }
 
 TEST_F(PtxasAccepts, classic_programs_without_cooperative_groups) {

@@ -25,6 +25,7 @@
 #include "families/program/run.hpp"
 #include "harness/gpu_test.hpp"
 #include "harness/scratch_dir.hpp"
+#include "harness/toolkit.hpp"
 
 namespace wc::program {
 namespace {
@@ -300,28 +301,30 @@ TEST_P(ProgramNvrtcGenerated, the_default_seed_s_first_programs_compile_as_one_m
   for (const Program& p : programs) EXPECT_NE(m.image.find(".entry " + kernel_name(p)), std::string::npos) << kernel_name(p);
 }
 
+// The ptx dialect's programs emitted as CUDA C++ (the same kernel parameters as their PTX), beside classic
+// ones in one module: its prelude and theirs together.
+TEST_P(ProgramNvrtcGenerated, the_ptx_dialect_s_programs_compile_beside_classic_ones) {
+  std::vector<Program> programs;
+  for (uint64_t index = 0; index < 16; ++index) {
+    GenerateOptions options;
+    options.compute_capability = target_capability(GetParam(), kDeviceCc);
+    if (index % 4 != 0) options.dialect = Dialect::ptx;
+    programs.push_back(generate(check::kDefaultSeed, index, options));
+  }
+  std::vector<ModuleProgram> module;
+  for (const Program& p : programs) module.push_back({&p, "", {}});
+  const CompiledModule m = compile_module(module_source(module), GetParam(), kDeviceCc);
+  ASSERT_TRUE(m.ok) << m.log.substr(0, 2000);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryPath, ProgramNvrtcGenerated, ::testing::ValuesIn(kAllProgramPaths), [](const auto& info) {
   std::string text(name(info.param));
   std::replace(text.begin(), text.end(), '-', '_');
   return text;
 });
 
-std::string find_nvcc() {
-  if (access("/usr/local/cuda/bin/nvcc", X_OK) == 0) return "/usr/local/cuda/bin/nvcc";
-  if (const char* path = std::getenv("PATH")) {
-    std::string dirs = path;
-    for (size_t start = 0; start <= dirs.size();) {
-      const size_t end = std::min(dirs.find(':', start), dirs.size());
-      const std::string candidate = dirs.substr(start, end - start) + "/nvcc";
-      if (access(candidate.c_str(), X_OK) == 0) return candidate;
-      start = end + 1;
-    }
-  }
-  return "";
-}
-
 TEST(ProgramStandalone, compiles_with_nvcc_alone) {
-  const std::string nvcc = find_nvcc();
+  const std::string nvcc = harness::find_toolkit_program("nvcc");
   if (nvcc.empty()) GTEST_SKIP() << "no nvcc on PATH or in /usr/local/cuda/bin: the standalone source cannot be compiled here";
   const Program p = every_op(3);
   const std::string dir = harness::fresh_test_dir("program").string();

@@ -68,6 +68,7 @@ struct Where {
 
 std::optional<std::string> control_operand_problem(const Value& v, const Where& w, const Stmt& s) {
   if (v.source == Source::var) return violation("#", s.id, " ", program::name(s.kind), " reads a variable");
+  if (v.source > Source::loop_index) return violation("#", s.id, " reads a source of the ptx dialect");
   if (v.source == Source::loop_index && static_cast<int>(v.n) >= w.loops)
     return violation("#", s.id, " reads loop index ", v.n, " with ", w.loops, " loops around it");
   if (v.source == Source::input && v.n >= program::kInputWords) return violation("#", s.id, " reads input ", v.n);
@@ -163,6 +164,9 @@ class RuleCheck {
         if (s.helper < 0 || s.helper >= static_cast<int>(p_.helpers.size()))
           fail(violation("#", s.id, " calls helper ", s.helper));
         break;
+      case Kind::instr: case Kind::observe: case Kind::block_exchange:
+        fail(violation("#", s.id, " ", program::name(s.kind), " in a classic program"));
+        break;
     }
     if (s.kind == Kind::if_else || s.kind == Kind::break_ || s.kind == Kind::continue_ || s.kind == Kind::return_) {
       fail(control_operand_problem(s.cond.a, w, s));
@@ -224,9 +228,9 @@ class ReachWalk {
       case Source::warp: return static_cast<uint32_t>(tid_ / 32);
       case Source::input: return p_.inputs[static_cast<size_t>(tid_) * program::kInputWords + v.n];
       case Source::loop_index: return loops[loops.size() - 1 - v.n];
-      case Source::var: break;
+      case Source::var: case Source::wide: case Source::param: case Source::uniform: case Source::lanemask: break;
     }
-    return 0;  // RuleCheck refuses a variable in control flow
+    return 0;  // RuleCheck refuses a variable and the ptx dialect's sources in control flow
   }
 
   bool holds(const Predicate& c, const std::vector<uint32_t>& loops) const {
@@ -239,6 +243,10 @@ class ReachWalk {
       case program::Compare::gt: return a > b;
       case program::Compare::ge: return a >= b;
       case program::Compare::bit: return ((a >> (b % 32)) & 1u) != 0;
+      case program::Compare::slt: return static_cast<int32_t>(a) < static_cast<int32_t>(b);
+      case program::Compare::sle: return static_cast<int32_t>(a) <= static_cast<int32_t>(b);
+      case program::Compare::sgt: return static_cast<int32_t>(a) > static_cast<int32_t>(b);
+      case program::Compare::sge: return static_cast<int32_t>(a) >= static_cast<int32_t>(b);
     }
     return false;
   }
@@ -280,7 +288,8 @@ class ReachWalk {
         path.pop_back();
         return Flow::next;
       }
-      case Kind::assign: case Kind::collective: return Flow::next;
+      case Kind::assign: case Kind::collective: case Kind::instr: case Kind::observe: case Kind::block_exchange:
+        return Flow::next;
     }
     return Flow::next;
   }
@@ -339,7 +348,7 @@ TEST(ProgramCheckers, the_rule_check_catches_each_broken_rule) {
   stray_break.kind = Kind::break_;
   EXPECT_TRUE(rule_problem(one_warp({stray_break}), options).has_value());
   Program elect_on_80 = one_warp({collective(0, Op::elect)});
-  EXPECT_TRUE(rule_problem(elect_on_80, GenerateOptions{80, true, 28, false}).has_value());
+  EXPECT_TRUE(rule_problem(elect_on_80, GenerateOptions{80, true, 28, false, program::Dialect::classic, {}}).has_value());
   Program helper_returns = p;
   Stmt ret;
   ret.kind = Kind::return_;
@@ -381,8 +390,11 @@ TEST(ProgramGenerator, different_indices_give_different_programs) {
 
 // Law: every generated program keeps the IR's rules (RuleCheck), under every option set.
 TEST(ProgramGenerator, programs_keep_the_rules_of_the_ir) {
-  const GenerateOptions option_sets[] = {{}, {70, true, 28, false}, {80, false, 12, false}, {90, true, 40, true},
-                                         {75, true, 5, true}};
+  const GenerateOptions option_sets[] = {{},
+                                         {70, true, 28, false, program::Dialect::classic, {}},
+                                         {80, false, 12, false, program::Dialect::classic, {}},
+                                         {90, true, 40, true, program::Dialect::classic, {}},
+                                         {75, true, 5, true, program::Dialect::classic, {}}};
   for (const GenerateOptions& options : option_sets)
     gen::expect_law(kPrograms, [&](Draw& d) -> LawResult {
       const Program p = program::generate(d, options);
@@ -422,7 +434,7 @@ TEST(ProgramGenerator, wide_tile_ops_run_in_regions_that_split_the_warp) {
 // Law: violate mode flips exactly one lane of exactly one collective's mask.
 TEST(ProgramGenerator, violate_mode_flips_one_lane_of_one_collective) {
   gen::expect_law(kPrograms, [](Draw& d) -> LawResult {
-    const Program p = program::generate(d, GenerateOptions{90, true, 28, true});
+    const Program p = program::generate(d, GenerateOptions{90, true, 28, true, program::Dialect::classic, {}});
     std::vector<uint32_t> flips;
     for_each_stmt(p, [&](const Stmt& s) {
       if (s.kind == Kind::collective && s.call.violation != 0) flips.push_back(s.call.violation);
@@ -452,7 +464,7 @@ TEST(ProgramGenerator, every_kind_and_op_is_generated_and_merge_and_exchange_tar
     });
   }
   EXPECT_EQ(total.programs, kPrograms);
-  for (int k = 0; k < program::kKinds; ++k)
+  for (int k = 0; k < program::kClassicKinds; ++k)
     EXPECT_GT(total.kinds_generated[static_cast<size_t>(k)], 0u) << program::name(static_cast<Kind>(k));
   for (int k = 0; k < program::kOps; ++k)
     EXPECT_GT(total.ops_generated[static_cast<size_t>(k)], 0u) << program::name(static_cast<Op>(k));
@@ -467,7 +479,7 @@ TEST(ProgramGenerator, no_op_above_the_compute_capability_and_every_op_within_it
   for (const int cc : {70, 80, 90}) {
     Coverage total;
     for (uint64_t index = 0; index < kPrograms; ++index)
-      total.add(program::generated_coverage(program::generate(kSeed, index, GenerateOptions{cc, true, 28, false})));
+      total.add(program::generated_coverage(program::generate(kSeed, index, GenerateOptions{cc, true, 28, false, program::Dialect::classic, {}})));
     for (int k = 0; k < program::kOps; ++k) {
       const Op op = static_cast<Op>(k);
       if (program::needs_compute_capability(op) > cc)
@@ -522,7 +534,7 @@ TEST(ProgramCoverage, the_text_names_every_kind_and_op_even_at_zero) {
   const std::string text = program::coverage_text(one);
   EXPECT_EQ(text.rfind("programs 1,234; ", 0), 0u) << text;
   EXPECT_NE(text.find("; loop generated 4,210 reached 3,980;"), std::string::npos) << text;
-  for (int k = 0; k < program::kKinds; ++k)
+  for (int k = 0; k < program::kClassicKinds; ++k)
     EXPECT_NE(text.find(std::string(program::name(static_cast<Kind>(k))) + " generated"), std::string::npos);
   for (int k = 0; k < program::kOps; ++k)
     EXPECT_NE(text.find("; " + std::string(program::name(static_cast<Op>(k))) + " generated 0 reached 0"),

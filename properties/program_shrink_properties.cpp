@@ -236,6 +236,7 @@ Block draw_block(Draw& d, int depth, int loops, bool in_helper, int helpers, int
       case Kind::continue_:
       case Kind::return_: s.cond = {cmp, draw_value(d, loops), draw_value(d, loops)}; break;
       case Kind::call: s.helper = static_cast<int>(d.below(static_cast<uint64_t>(helpers))); break;
+      case Kind::instr: case Kind::observe: case Kind::block_exchange: break;  // not drawn: kinds counts the classic nine
     }
     block.push_back(std::move(s));
   }

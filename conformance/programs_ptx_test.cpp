@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/process.hpp"
 #include "families/program/builders.hpp"
 #include "families/program/emit.hpp"
 #include "families/program/generate.hpp"
@@ -316,14 +317,11 @@ struct Tool {
   std::string output;  // what the last run printed
 };
 
-// Runs `command` with its output in `log`; its exit status, or -1 where it did not run.
-int run_logged(const std::string& command, const std::string& log, std::string& output) {
-  const int status = std::system((command + " > " + log + " 2>&1").c_str());
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  output = text.str();
-  return status;
+// Runs `argv` (no shell between it and its words); its output in `output`, and whether it succeeded.
+bool run_tool(const std::vector<std::string>& argv, std::string& output) {
+  const check::ProcessOutput run = check::run_process_output(argv);
+  output = check::command_text(argv) + ": " + run.end.text() + "\n" + run.output;
+  return run.end.succeeded();
 }
 
 // Modules of `per_module` programs each, emitted for sm_<sm>, compiled by ptxas at -O0 and -O3,
@@ -342,11 +340,11 @@ void expect_ptxas_accepts(const std::string& ptxas, const std::vector<Program>& 
   const auto compile = [&](size_t job) {
     const std::string& file = files[job / 2];
     const int level = job % 2 == 0 ? 0 : 3;
-    const std::string command = ptxas + " -arch=sm_" + std::to_string(sm) + " -O" + std::to_string(level) + " " + file + " -o " +
-                                file + ".O" + std::to_string(level) + ".cubin";
     std::string output;
-    if (run_logged(command, file + ".O" + std::to_string(level) + ".log", output) != 0)
-      failures[job] = command + "\n" + output.substr(0, 3000);
+    if (!run_tool({ptxas, "-arch=sm_" + std::to_string(sm), "-O" + std::to_string(level), file, "-o",
+                   file + ".O" + std::to_string(level) + ".cubin"},
+                  output))
+      failures[job] = output.substr(0, 3000);
   };
   for (size_t job = 0; job < failures.size(); job += 2) {
     std::thread other([&, job] { compile(job + 1); });
@@ -438,7 +436,7 @@ TEST_F(PtxasAccepts, a_ptx_level_shrink_keeps_both_levels_compiling) {
     std::ofstream(file) << module;
     std::string output;
     for (const char* level : {"-O0", "-O3"})
-      if (run_logged(ptxas_ + " -arch=sm_90 " + level + " " + file + " -o " + file + ".cubin", file + ".log", output) != 0) return false;
+      if (!run_tool({ptxas_, "-arch=sm_90", level, file, "-o", file + ".cubin"}, output)) return false;
     return true;
   };
   const PtxShrinkResult r = shrink_ptx(ptx_module({{&p, ""}}), compiles, 24);
@@ -458,9 +456,9 @@ TEST(NvccAcceptsPtxDialect, the_same_programs_as_cuda_cpp) {
   std::ofstream(dir + "/module.cu") << module_source(module);
   std::ofstream(dir + "/standalone.cu") << standalone_source(every_instruction(902));
   std::string output;
-  EXPECT_EQ(run_logged(nvcc + " -arch=sm_90 -ptx " + dir + "/module.cu -o " + dir + "/module.ptx", dir + "/module.log", output), 0)
+  EXPECT_TRUE(run_tool({nvcc, "-arch=sm_90", "-ptx", dir + "/module.cu", "-o", dir + "/module.ptx"}, output))
       << output.substr(0, 3000);
-  EXPECT_EQ(run_logged(nvcc + " -arch=sm_90 -c " + dir + "/standalone.cu -o " + dir + "/standalone.o", dir + "/standalone.log", output), 0)
+  EXPECT_TRUE(run_tool({nvcc, "-arch=sm_90", "-c", dir + "/standalone.cu", "-o", dir + "/standalone.o"}, output))
       << output.substr(0, 3000);
 }
 

@@ -226,7 +226,7 @@ toolchain::RunResult stand_in(const std::vector<toolchain::PtxModule>& modules, 
         out.output.assign(k.output_words, 0);
         for (size_t w = 0; w < k.output_words; ++w)
           if (k.expected && k.fixes(w)) out.output[w] = (*k.expected)[w];
-        const bool miscompiled = (p == ptxas(3) && shape_holds(code, "prmt.b32")) || (planted && shape_holds(code, "activemask.b32 clz.b32"));
+        const bool miscompiled = (p == ptxas(3) && toolchain::shape_holds(code, "prmt.b32")) || (planted && toolchain::shape_holds(code, "activemask.b32 clz.b32"));
         if (miscompiled) out.output[0] ^= 1;
         on.push_back(out);
       }
@@ -245,7 +245,7 @@ FuzzOptions stand_in_options(uint64_t count) {
   return o;
 }
 
-bool holds_prmt(const Program& p) { return shape_holds(toolchain::shape(ptx_module({{&p, ""}}, 90, PtxAbi::toolchain), kernel_name(p)), "prmt.b32"); }
+bool holds_prmt(const Program& p) { return toolchain::shape_holds(toolchain::shape(ptx_module({{&p, ""}}, 90, PtxAbi::toolchain), kernel_name(p)), "prmt.b32"); }
 
 TEST(PtxFuzzBatch, its_modules_hold_every_program_once_with_its_oracle_and_mask) {
   const FuzzOptions o = stand_in_options(40);
@@ -323,7 +323,7 @@ TEST(PtxFuzzTriage, shrinks_one_finding_of_a_kind_and_counts_the_programs_holdin
     EXPECT_LE(t.statements_after, 2u) << out.str().substr(0, 1500);
     EXPECT_LE(t.lines_after, t.lines_before);
     EXPECT_LE(t.lines_after, 6u) << t.minimal_ptx;
-    EXPECT_TRUE(shape_holds(t.finding.shape, "prmt.b32")) << t.finding.shape;
+    EXPECT_TRUE(toolchain::shape_holds(t.finding.shape, "prmt.b32")) << t.finding.shape;
     EXPECT_EQ(t.finding.signature, toolchain::signature(t.finding.kinds, t.finding.levels, toolchain::shape(t.minimal_ptx, t.minimal_kernel.name)));
     EXPECT_NE(t.finding.signature, t.raw_signature);
     EXPECT_FALSE(reads_an_unwritten_register(t.minimal_ptx)) << t.minimal_ptx;

@@ -428,6 +428,56 @@ TEST(ToolchainBugsCompare, only_the_paths_that_ran_and_the_reproducers_that_ran_
   EXPECT_EQ(not_run.recorded_checked, 0u);
 }
 
+// A random program's finding recorded with its minimal kernel's shape: the program replayed (its whole
+// kernel) or another program shrunk (a minimal kernel that holds a few more opcodes).
+BugsFile random_file() {
+  BugsFile f = sample_file();
+  BugRecord& b = f.bugs.front();
+  b.reproducer = "ptx/0x5eed/17";
+  b.levels = {ptxas(2), ptxas(3)};
+  b.shape = "bra mov.u32 prmt.b32 st.global.u32";
+  b.signature = signature(b.kinds, b.levels, b.shape);
+  return f;
+}
+
+BugRecord random_now(const std::string& reproducer, std::vector<ToolchainPath> levels, const std::string& shape) {
+  BugRecord b = random_file().bugs.front();
+  b.reproducer = reproducer;
+  b.levels = std::move(levels);
+  b.shape = shape;
+  b.signature = signature(b.kinds, b.levels, b.shape);
+  return b;
+}
+
+TEST(ToolchainBugsCompare, a_replayed_program_holding_its_recorded_shape_reproduces_it_or_is_fixed_on_the_levels_it_lost) {
+  const std::string whole = "add.u32 bra mov.u32 prmt.b32 setp.lt.u32 st.global.u32";
+  const BugsComparison same = compare_bugs(random_file(), {random_now("ptx/0x5eed/17", {ptxas(2), ptxas(3)}, whole)},
+                                           all_toolchain_paths(), {"ptx/0x5eed/17"}, "13.0.88", "13.0");
+  EXPECT_EQ(same.known, (std::vector<size_t>{0}));
+  EXPECT_TRUE(same.fixed.empty());
+  const BugsComparison fewer = compare_bugs(random_file(), {random_now("ptx/0x5eed/17", {ptxas(3)}, whole)}, all_toolchain_paths(),
+                                            {"ptx/0x5eed/17"}, "13.2.78", "13.0");
+  EXPECT_EQ(fewer.known, (std::vector<size_t>{0}));
+  ASSERT_EQ(fewer.fixed.size(), 1u);
+  EXPECT_EQ(fewer.fixed[0].text, "fixed in ptxas 13.2.78 on ptxas-O2");
+  // Another program's whole kernel is no replay: the same levels and a larger shape are a new finding.
+  const BugsComparison other = compare_bugs(random_file(), {random_now("ptx/0x5eed/18", {ptxas(2), ptxas(3)}, whole)},
+                                            all_toolchain_paths(), {"ptx/0x5eed/17"}, "13.0.88", "13.0");
+  EXPECT_EQ(other.fresh, (std::vector<size_t>{0}));
+}
+
+TEST(ToolchainBugsCompare, a_shrunk_finding_holding_a_recorded_shape_on_its_levels_is_that_bug) {
+  const BugRecord shrunk = random_now("ptx/0x77/3", {ptxas(2), ptxas(3)}, "bra mov.u32 prmt.b32 selp.b32 st.global.u32");
+  const BugsComparison as_minimal = compare_bugs(random_file(), {shrunk}, all_toolchain_paths(), {}, "13.0.88", "13.0", {true});
+  EXPECT_EQ(as_minimal.known, (std::vector<size_t>{0}));
+  const BugsComparison not_minimal = compare_bugs(random_file(), {shrunk}, all_toolchain_paths(), {}, "13.0.88", "13.0", {false});
+  EXPECT_EQ(not_minimal.fresh, (std::vector<size_t>{0}));
+  const BugRecord lacking = random_now("ptx/0x77/3", {ptxas(2), ptxas(3)}, "bra mov.u32 selp.b32 st.global.u32");
+  EXPECT_EQ(compare_bugs(random_file(), {lacking}, all_toolchain_paths(), {}, "13.0.88", "13.0", {true}).fresh, (std::vector<size_t>{0}));
+  const BugRecord elsewhere = random_now("ptx/0x77/3", {ptxas(1), ptxas(2), ptxas(3)}, "bra mov.u32 prmt.b32 st.global.u32 xor.b32");
+  EXPECT_EQ(compare_bugs(random_file(), {elsewhere}, all_toolchain_paths(), {}, "13.0.88", "13.0", {true}).fresh, (std::vector<size_t>{0}));
+}
+
 const KnownBug& known(const std::string& id) {
   for (const KnownBug& b : known_bugs())
     if (b.id == id) return b;

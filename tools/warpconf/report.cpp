@@ -451,6 +451,8 @@ std::string summary_line(const Report& r) {
   part(deviation_ids.size(), "known deviation", "known deviations");
   part(r.behaviour_changes.size(), "behaviour change", "behaviour changes");
   if (!r.perf.empty()) part(perf_count(r, "performance-change"), "performance change", "performance changes");
+  if (const uint64_t n = perf_count(r, "costlier-than-raw"))
+    part(n, "library call costlier than its raw intrinsic", "library calls costlier than their raw intrinsics");
   return line;
 }
 

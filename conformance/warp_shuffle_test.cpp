@@ -397,6 +397,20 @@ TEST(WarpShuffleComparison, catches_every_planted_wrong_result_and_ignores_paddi
   }
 }
 
+// --- What configure found ----------------------------------------------------------------------------
+
+// The three calls came with CCCL 3.1: a detection that finds none in a 3.1 toolkit (or any in 3.0) is
+// broken, and would leave them NotSupported, or the build broken, without saying why.
+TEST(WarpShuffleCcclFeatures, configure_found_the_calls_the_toolkits_cccl_version_has) {
+  unsigned major = 0, minor = 0, patch = 0;
+  const std::string version(gpu::cccl_version());
+  if (std::sscanf(version.c_str(), "%u.%u.%u", &major, &minor, &patch) != 3) GTEST_SKIP() << "no CCCL found: " << version;
+  const bool has_31 = major > 3 || (major == 3 && minor >= 1);
+  for (ShuffleApi api : {ShuffleApi::match_all, ShuffleApi::lane_mask, ShuffleApi::elect})
+    EXPECT_EQ(gpu::cccl_provides(api), has_31) << model::call_name(WarpShuffleOp{api}) << " in CCCL " << version;
+  EXPECT_TRUE(gpu::cccl_provides(ShuffleApi::device));
+}
+
 // --- The GPU ---------------------------------------------------------------------------------------------
 
 std::vector<WarpShuffleOp> swept_ops() {

@@ -282,6 +282,23 @@ TEST(Report, refuses_a_perf_record_it_cannot_read_naming_its_line) {
   }
 }
 
+// A library call whose timed loop holds more instructions than its raw intrinsic's (docs/perf.md): a
+// perf verdict of its own, counted in the summary line, no failure.
+TEST(Report, counts_a_library_call_costlier_than_its_raw_intrinsic_and_fails_nothing) {
+  const fs::path dir = fresh_dir("perf-costlier");
+  std::ofstream(dir / "results.jsonl")
+      << R"({"schema":"warpconf.results/1","record":"device","pid":1,"device":{"present":false,"reason":"none"}})" << "\n"
+      << R"({"schema":"warpconf.results/1","record":"perf","pid":1,"id":"warp_shuffle.warp_shuffle_xor.u32.ffffffff",)"
+         R"("family":"warp_shuffle","metric":"latency_cycles","median":30.5,"mad":0.1,"repetitions":30,)"
+         R"("raw":{"id":"shuffle.shfl_xor.u32.ffffffff","comparison":"costlier-than-raw","note":"2 instructions a call (ALL) against 1"},)"
+         R"("verdict":"costlier-than-raw"})" << "\n";
+  const cli::Report r = cli::report_from_results(dir.string(), {});
+  EXPECT_EQ(cli::perf_count(r, "costlier-than-raw"), 1u);
+  EXPECT_FALSE(cli::is_failure("costlier-than-raw"));
+  EXPECT_NE(cli::summary_line(r).find("1 library call costlier than its raw intrinsic"), std::string::npos)
+      << cli::summary_line(r);
+}
+
 TEST(Report, reports_a_stream_cut_mid_line_as_aborted) {
   const cli::Report r = cli::report_from_results(kData + "/truncated/results.jsonl", {});
   ASSERT_FALSE(r.aborted.is_null());

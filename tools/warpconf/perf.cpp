@@ -364,7 +364,9 @@ int compare_with_baseline(const std::optional<PerfFile>& recorded, const std::st
       r = perf::perf_record(f, "compare", verdict);
     } else {
       const Compared& c = *it->second;
-      verdict = !c.baseline ? "not-recorded" : c.outcome == perf::Outcome::performance_change ? "performance-change" : "pass";
+      verdict = !c.baseline                                        ? "not-recorded"
+                : c.outcome == perf::Outcome::performance_change ? "performance-change"
+                                                                 : std::string(perf::measured_verdict(f));
       r = perf::perf_record(f, "compare", verdict);
       r["baseline"] = summary_json(c.baseline);
       if (c.baseline) r["baseline"]["file"] = baseline_path;

@@ -453,6 +453,8 @@ std::string summary_line(const Report& r) {
   // Compilers' bugs, apart from the GPU's: recorded ones pass a run, new ones fail the command that found them.
   if (const uint64_t n = checks(r.totals, "toolchain-bug")) part(n, "toolchain bug", "toolchain bugs");
   if (!r.perf.empty()) part(perf_count(r, "performance-change"), "performance change", "performance changes");
+  if (const uint64_t n = perf_count(r, "costlier-than-raw"))
+    part(n, "library call costlier than its raw intrinsic", "library calls costlier than their raw intrinsics");
   return line;
 }
 

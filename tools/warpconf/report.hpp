@@ -28,14 +28,17 @@ inline constexpr double kMostSeconds = 1e12;
 
 // Verdicts from worst to best: a cell's verdict is the worst of its checks'. Planted bugs that were
 // caught rank with a pass, `not-recorded` (nothing compared, never a pass) just above it; a
-// performance change (perf figures only) ranks with a behaviour change: a finding, not a failure.
+// performance change and a library call that costs more than its raw intrinsic (perf figures only)
+// rank with a behaviour change, and a compiler's bug that is recorded (toolchain-bugs.txt) after them:
+// findings, not failures.
 inline constexpr const char* kVerdictOrder[] = {
     "error",           "conformance-failure", "nothing-compared", "planted-missed", "behaviour-change",
-    "performance-change", "toolchain-bug",    "known-deviation",  "not-recorded",   "planted-caught", "pass",
-    "not-supported"};
+    "performance-change", "costlier-than-raw", "toolchain-bug",    "known-deviation", "not-recorded", "planted-caught",
+    "pass",               "not-supported"};
 inline constexpr const char* kVerdictRule =
     "A cell's verdict is the worst of its checks': error > conformance-failure > nothing-compared > planted-missed > "
-    "behaviour-change > performance-change > toolchain-bug > known-deviation > not-recorded > planted-caught > pass > not-supported";
+    "behaviour-change > performance-change > costlier-than-raw > toolchain-bug > known-deviation > not-recorded > "
+    "planted-caught > pass > not-supported";
 
 // Whether `verdict` is one of kVerdictOrder.
 bool is_verdict(std::string_view verdict);

@@ -390,6 +390,20 @@ TEST(Report, refuses_a_results_file_with_no_record_and_no_test) {
   EXPECT_EQ(cli::run_report_command(dir.string(), "", {}, out, err), 0) << "a test, and no record: a report";
 }
 
+// A folder where a results file, ctest.log or junit.xml belongs is no empty file: it once made a
+// report of "0 lanes compared" and exit status 0.
+TEST(Report, refuses_a_folder_where_a_file_belongs_naming_it) {
+  for (const char* name : {"results.jsonl", "ctest.log", "junit.xml"}) {
+    const fs::path dir = fresh_dir("folder-for-file");
+    fs::copy(kData + "/h100", dir);
+    fs::remove(dir / name);
+    fs::create_directory(dir / name);
+    std::ostringstream out, err;
+    EXPECT_EQ(cli::run_report_command(dir.string(), (dir / "report").string(), {}, out, err), 2) << name << out.str();
+    EXPECT_EQ(err.str(), "warpconf report: " + (dir / name).string() + ": cannot read: Is a directory\n");
+  }
+}
+
 TEST(CtestProgress, reads_every_ending_ctest_prints) {
   cli::CtestProgress p;
   EXPECT_FALSE(p.line("    Start 12: sanitize/memcheck/Every/AlgorithmSweepOnGpu"));
@@ -480,6 +494,24 @@ fs::path a_day_later(const std::string& from, const fs::path& to) {
     std::ofstream(to / e.path().filename()) << text;
   }
   return to;
+}
+
+// A line past kMostRecordBytes is refused once, where it passes the bound, and the reader goes on
+// with the next line (warpconf run: an error of the test that wrote it).
+TEST(RecordReader, refuses_a_line_longer_than_its_bound_and_reads_on) {
+  const std::string record = "{\"schema\":\"warpconf.results/1\",\"record\":\"check\",\"family\":\"vote\",\"verdict\":\"pass\"}\n";
+  cli::RecordReader reader("f");
+  int records = 0;
+  std::vector<std::string> refused;
+  const cli::RecordReader::Each each = [&records](const nlohmann::json&) { ++records; };
+  const cli::RecordReader::Refuse refuse = [&refused](const std::string&, const std::string& why) { refused.push_back(why); };
+  const std::string chunk(1 << 20, 'x');
+  for (size_t sent = 0; sent <= cli::kMostRecordBytes; sent += chunk.size()) reader.feed(chunk, each, refuse);
+  reader.feed("more of the same line\n" + record, each, refuse);
+  EXPECT_EQ(reader.finish(each, refuse), 0);
+  EXPECT_EQ(refused, std::vector<std::string>{"f:1: a line longer than 16 MiB, which no record is"});
+  EXPECT_EQ(records, 1);
+  EXPECT_EQ(reader.lines(), 2);
 }
 
 TEST(Merge, puts_each_device_in_its_own_column_and_sums_the_same_one) {
@@ -648,7 +680,7 @@ TEST(Merge, refuses_another_schema_and_malformed_json_naming_the_file) {
   for (const auto& [bad, message] : std::vector<std::pair<std::string, std::string>>{
            {kData + "/old-schema.json", "old-schema.json: schema 'warpconf.report/0', this warpconf reads warpconf.report/1"},
            {kData + "/malformed.json", "malformed.json: not JSON"},
-           {kData + "/nonexistent.json", "cannot read " + kData + "/nonexistent.json"},
+           {kData + "/nonexistent.json", kData + "/nonexistent.json: cannot read: No such file or directory"},
            {kData + "/h100/junit.xml", "junit.xml: not JSON"}}) {
     std::ostringstream err;
     EXPECT_EQ(cli::run_merge_command({ok, bad}, (dir / "out").string(), {}, out, err), 2) << bad;

@@ -3,7 +3,6 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
@@ -12,6 +11,7 @@
 #include "core/code_paths.hpp"
 #include "core/environment.hpp"
 #include "core/explain.hpp"
+#include "core/files.hpp"
 #include "core/numbers.hpp"
 #include "core/seed.hpp"
 #include "families/registry.hpp"
@@ -240,13 +240,9 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     return run_golden(golden, out, err);
   }
   if (results_cmd->parsed()) {
-    std::ifstream in(results_file);
-    if (!in) {
-      print_error(err, "warpconf results", "cannot read " + results_file);
-      return 2;
-    }
     try {
       require_utf8_path("the results", results_file);
+      files::InputFile in(results_file);
       const ResultsSummary summary = summarize_results(in, results_file);
       results_json ? print_results_json(summary, out) : print_results_text(summary, out);
     } catch (const UsageError& e) {

@@ -252,6 +252,8 @@ bool is_verdict(std::string_view verdict) {
   return std::find(std::begin(kVerdictOrder), std::end(kVerdictOrder), verdict) != std::end(kVerdictOrder);
 }
 
+bool is_check_verdict(std::string_view verdict) { return is_verdict(verdict) && verdict != "performance-change"; }
+
 int verdict_rank(std::string_view verdict) {
   for (size_t i = 0; i < std::size(kVerdictOrder); ++i)
     if (verdict == kVerdictOrder[i]) return static_cast<int>(i);
@@ -337,7 +339,6 @@ void RecordSink::add(const nlohmann::json& r) {
     return;
   }
   const std::string verdict = r["verdict"].get<std::string>();
-  verdict_rank(verdict);
   const FamilySums sums = sums_of(r);
   const nlohmann::json scenario = r.value("scenario", nlohmann::json::object());
   Cell& cell = report_.cells[{device, field_text(r, "family"), field_text(r, "intrinsic"), field_text(r, "type"), field_text(scenario, "scenes")}];

@@ -39,6 +39,8 @@ inline constexpr const char* kVerdictRule =
 
 // Whether `verdict` is one of kVerdictOrder.
 bool is_verdict(std::string_view verdict);
+// Whether a check record may have `verdict`: one of kVerdictOrder but performance-change, a perf figure's alone.
+bool is_check_verdict(std::string_view verdict);
 // Position in kVerdictOrder; throws UsageError for a verdict this build does not know.
 int verdict_rank(std::string_view verdict);
 
@@ -159,8 +161,8 @@ struct Report {
   void merge(const Report& other);
 };
 
-// Turns result records into a report, one at a time: a check belongs to the device of the last
-// device record of its process.
+// Turns result records, as a RecordReader hands them over (checked), into a report, one at a time:
+// a check belongs to the device of the last device record of its process.
 class RecordSink {
  public:
   // `variant`: sass, jit or sanitize where the run says so; "" takes it from the code path.

@@ -5,11 +5,12 @@
 #include <charconv>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
 #include "core/code_paths.hpp"
+#include "core/files.hpp"
 #include "core/numbers.hpp"
 #include "formats/text.hpp"
 
@@ -207,20 +208,12 @@ fs::path report_file(const std::string& path) {
 }
 
 nlohmann::json report_json(const fs::path& file) {
-  nlohmann::json j = nlohmann::json::parse(read_file(file.string()), nullptr, false);
+  nlohmann::json j = nlohmann::json::parse(files::read_input(file.string()), nullptr, false);
   if (j.is_discarded()) throw UsageError(file.string() + ": not JSON");
   return j;
 }
 
 }  // namespace
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::optional<TestResult> CtestProgress::line(std::string_view text) {
   std::string l(text);
@@ -336,8 +329,7 @@ Report report_from_results(const std::string& path, const std::vector<std::strin
   const bool is_dir = fs::is_directory(path);
   const fs::path results = is_dir ? fs::path(path) / "results.jsonl" : fs::path(path);
   const fs::path dir = is_dir ? fs::path(path) : results.has_parent_path() ? results.parent_path() : fs::path(".");
-  std::ifstream in(results, std::ios::binary);
-  if (!in) throw UsageError("cannot read " + results.string());
+  files::InputFile in(results.string());
   Report r;
   r.run.warpconf = warpconf_version();
   r.run.command = "report";
@@ -351,7 +343,7 @@ Report report_from_results(const std::string& path, const std::vector<std::strin
     const fs::path lines = fs::exists(progress) ? progress : log;
     if (!fs::exists(lines)) continue;
     CtestProgress ctest;
-    const std::vector<TestResult> tests = tests_of(read_file(lines.string()), lines.string(), round, ctest);
+    const std::vector<TestResult> tests = tests_of(files::read_input(lines.string()), lines.string(), round, ctest);
     r.tests.insert(r.tests.end(), tests.begin(), tests.end());
     if (!tests.empty()) last_test = tests.back().name;
     r.run.rounds.push_back({round, "", ctest.summary()});
@@ -360,7 +352,7 @@ Report report_from_results(const std::string& path, const std::vector<std::strin
       in_flight.insert(ctest.in_flight().begin(), ctest.in_flight().end());
     }
     const fs::path junit = fs::path(round_dir) / "junit.xml";
-    annotate_from_junit(r.tests, round, fs::exists(junit) ? read_file(junit.string()) : "");
+    annotate_from_junit(r.tests, round, fs::exists(junit) ? files::read_input(junit.string()) : "");
   }
   std::set<std::string> paths;  // the code paths whose tests ran: <path>/<suite>, sass's unprefixed
   for (const TestResult& t : r.tests) {
@@ -378,10 +370,7 @@ Report report_from_results(const std::string& path, const std::vector<std::strin
     sink.add(record);
   };
   RecordReader reader(results.string());
-  std::string chunk(1 << 16, '\0');
-  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
-    reader.feed(std::string_view(chunk.data(), static_cast<size_t>(in.gcount())), each);
-  if (const int line = reader.finish(each))
+  if (const int line = reader.read_all(in, each))
     cut.push_back(results.string() + " line " + std::to_string(line) + " is cut off mid-record");
   if (reader.lines() == 0 && r.tests.empty())
     throw UsageError(results.string() + ": no record, and no test in a ctest file beside it: nothing to report");

@@ -18,6 +18,7 @@
 #include <set>
 
 #include "core/code_paths.hpp"
+#include "core/files.hpp"
 #include "core/installation.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
@@ -77,7 +78,9 @@ fs::path own_tests() {
 
 // The value of `key` (CMAKE_COMMAND, ...) in the CMakeCache.txt of `build`; empty where it has none.
 std::string cache_value(const fs::path& build, const std::string& key) {
-  std::ifstream cache(build / "CMakeCache.txt");
+  std::error_code error;
+  if (!fs::exists(build / "CMakeCache.txt", error)) return "";  // a bundle has none
+  files::InputFile cache((build / "CMakeCache.txt").string());
   const std::string prefix = key + ":INTERNAL=";
   for (std::string line; std::getline(cache, line);)
     if (line.rfind(prefix, 0) == 0) return line.substr(prefix.size());
@@ -424,7 +427,7 @@ bool Runner::round(int number, const std::string& seed, const fs::path& jit_cach
   const int status = ctest.wait();
   keep_tests_output(s_.test_dir, started, dir / "tests.log");
   report_.run.rounds.back().summary = progress.summary();
-  annotate_from_junit(report_.tests, number, fs::exists(dir / "junit.xml") ? read_file((dir / "junit.xml").string()) : "");
+  annotate_from_junit(report_.tests, number, fs::exists(dir / "junit.xml") ? files::read_input((dir / "junit.xml").string()) : "");
   ingest();
   if (stop_.cause.empty() && WIFSIGNALED(status))
     stop_ = {"ctest", WTERMSIG(status), "ctest was killed by signal " + std::to_string(WTERMSIG(status))};
@@ -464,8 +467,9 @@ void Runner::line(const std::string& text, CtestProgress& progress, int number) 
 
 // The records appended since the last call; a line still being written waits for the next.
 void Runner::ingest() {
-  std::ifstream in(s_.out / "results.jsonl", std::ios::binary);
-  if (!in) return;
+  std::error_code error;
+  if (!fs::exists(s_.out / "results.jsonl", error)) return;  // no record yet
+  files::InputFile in((s_.out / "results.jsonl").string());
   in.seekg(static_cast<std::streamoff>(offset_));
   std::string chunk(1 << 16, '\0');
   while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {

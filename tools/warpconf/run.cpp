@@ -231,8 +231,8 @@ Settings resolve(const RunOptions& o, std::ostream& out) {
   }
   s.spec = fs::exists(s.build / "resources.json");
   if (s.spec) {
-    std::ifstream spec(s.build / "resources.json");
-    s.jobs = std::max(1, spec_slots(spec, (s.build / "resources.json").string()));  // as many as the GPUs take at once
+    files::InputFile spec((s.build / "resources.json").string());
+    s.jobs = spec_slots(spec, spec.path());  // as many as the GPUs take at once
   }
   return s;
 }

@@ -207,6 +207,24 @@ fs::path report_file(const std::string& path) {
   return fs::is_directory(path) ? fs::path(path) / "report.json" : fs::path(path);
 }
 
+// What a report holds of each device it can tell apart (one with a UUID): its checks (cells,
+// deviations, behaviour changes, contract probes) and its perf figures, by device id. A GPU's
+// conformance and perf runs hold different parts of it; a device's part in two reports (one of them
+// a merged report that holds it already) would count twice.
+std::map<std::string, std::set<std::string>> device_parts(const Report& r) {
+  std::map<std::string, std::set<std::string>> parts;
+  const auto add = [&](const std::string& device, const char* part) {
+    const auto it = r.devices.find(device);
+    if (it != r.devices.end() && !it->second.uuid.empty()) parts[device].insert(part);
+  };
+  for (const auto& [key, cell] : r.cells) add(cell.device, "checks");
+  for (const auto& [key, d] : r.deviations) add(d.device, "checks");
+  for (const BehaviourChange& b : r.behaviour_changes) add(b.device, "checks");
+  for (const Contract& c : r.contracts) add(c.device, "checks");
+  for (const PerfFigure& f : r.perf) add(f.device, "perf figures");
+  return parts;
+}
+
 nlohmann::json report_json(const fs::path& file) {
   nlohmann::json j = nlohmann::json::parse(files::read_input(file.string()), nullptr, false);
   if (j.is_discarded()) throw UsageError(file.string() + ": not JSON");
@@ -436,6 +454,7 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
     require_utf8_path("--out", out_dir);
     for (const std::string& path : paths) require_utf8_path("the report", path);
     std::vector<std::pair<fs::path, nlohmann::json>> read;  // each report's file and JSON
+    std::map<std::pair<std::string, std::string>, fs::path> given;  // (device id, part) -> the report that gave it
     for (const std::string& path : paths) {
       const fs::path file = report_file(path);
       nlohmann::json j = report_json(file);
@@ -450,6 +469,13 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
       // makes the merged report aborted too.
       if (r.cells.empty() && r.tests.empty() && r.perf.empty() && r.aborted.is_null())
         throw UsageError(file.string() + ": no check, test or perf figure: nothing to merge");
+      for (const auto& [device, parts] : device_parts(r))
+        for (const std::string& part : parts) {
+          const auto [earlier, first] = given.emplace(std::make_pair(device, part), file);
+          if (!first)
+            throw UsageError(file.string() + ": the " + part + " of " + r.devices.at(device).name + " (" + device +
+                             ") are in " + earlier->second.string() + " too: they would count twice");
+        }
       for (TestResult& t : r.tests) t.source = path;
       try {
         merged.merge(r);

@@ -1,5 +1,5 @@
 // core/files.hpp: what an input file may be (a file, a pipe, a character device; never a
-// directory), and how much of it is read.
+// directory), how much of it is read, and writes that are whole or not at all.
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -28,6 +28,11 @@ std::string read_error(const std::string& path, uint64_t most = files::kMostInpu
     return e.what();
   }
   return "";
+}
+
+std::string text_of(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 TEST(InputFile, reads_a_file_and_refuses_a_directory_a_socket_and_a_missing_file_naming_each) {
@@ -73,6 +78,43 @@ TEST(InputFile, a_bound_passed_mid_line_reaches_getline_s_caller) {
   files::InputFile in("/dev/zero", 100000);
   std::string line;
   EXPECT_THROW(std::getline(in, line), files::FileError);
+}
+
+TEST(WriteAtomically, replaces_the_file_whole_and_leaves_nothing_beside_it) {
+  const fs::path dir = harness::fresh_test_dir("files-write");
+  const std::string path = (dir / "report.json").string();
+  files::write_atomically(path, "old\n");
+  files::write_atomically(path, "new\n");
+  EXPECT_EQ(text_of(path), "new\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1) << "no .partial file left";
+  try {
+    files::write_atomically((dir / "no-such-folder" / "x").string(), "text");
+    ADD_FAILURE() << "wrote into a folder that does not exist";
+  } catch (const files::FileError& e) {
+    EXPECT_EQ(std::string(e.what()), (dir / "no-such-folder" / "x").string() + ": cannot write: No such file or directory");
+  }
+}
+
+// The second write fails (its folder is missing): the first file gets its old text back, and a new
+// one goes again.
+TEST(WriteAllOrNothing, a_write_that_fails_puts_back_every_file_written_before_it) {
+  const fs::path dir = harness::fresh_test_dir("files-all-or-nothing");
+  std::ofstream(dir / "a.golden") << "old a\n";
+  const std::vector<files::Update> updates = {{(dir / "a.golden").string(), "new a\n"},
+                                              {(dir / "b.golden").string(), "new b\n"},
+                                              {(dir / "missing" / "c.golden").string(), "new c\n"}};
+  try {
+    files::write_all_or_nothing(updates);
+    ADD_FAILURE() << "wrote into a folder that does not exist";
+  } catch (const files::FileError& e) {
+    EXPECT_EQ(e.path(), updates[2].path);
+    EXPECT_NE(std::string(e.what()).find("nothing written, every file as it was"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(text_of(dir / "a.golden"), "old a\n");
+  EXPECT_FALSE(fs::exists(dir / "b.golden"));
+  files::write_all_or_nothing({updates[0], updates[1]});
+  EXPECT_EQ(text_of(dir / "a.golden"), "new a\n");
+  EXPECT_EQ(text_of(dir / "b.golden"), "new b\n");
 }
 
 }  // namespace

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "core/device.hpp"
 #include "core/environment.hpp"
+#include "core/files.hpp"
 #include "core/numbers.hpp"
 #include "core/perf/records.hpp"
 #include "core/perf/sass.hpp"
@@ -69,15 +69,6 @@ std::optional<int> without_gpu(const std::string& command, std::ostream& out) {
   return kNotRecorded;
 }
 
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".partial";
-  {
-    std::ofstream os(temporary, std::ios::binary | std::ios::trunc);
-    if (!os || !(os << text) || !os.flush()) throw UsageError("cannot write " + temporary);
-  }
-  fs::rename(temporary, path);
-}
-
 // A perf.txt a command was given or found: one without a figure is an input of nothing (exit status
 // 2), never a comparison that passes or a baseline to install.
 PerfFile read_figures(const std::string& path) {
@@ -121,7 +112,7 @@ void write_pending(const PerfHeader& header, const std::vector<perf::Figure>& fi
   }
   fs::create_directories(dir);
   const std::string path = dir + "/perf.txt";
-  write_atomically(path, golden::write_perf(file));
+  files::write_atomically(path, golden::write_perf(file));
   out << "warpconf perf " << command << ": wrote " << path << " (" << file.figures.size()
       << " figures); `warpconf perf accept " << path << "` moves it to "
       << golden_dir(architecture_of(header.compute_capability), header.code_path) << "/perf.txt\n";

@@ -246,8 +246,9 @@ Report parse_report(std::string_view text, const std::string& name);
 void write_markdown(const Report&, std::ostream&);
 void write_html(const Report&, std::ostream&);
 
-// Writes report.json, report.md and report.html into `dir`, each as a .partial file renamed over
-// the old one, so that a reader never sees half a report. Throws UsageError when it cannot.
+// Writes report.json, report.md and report.html into `dir`, each by files::write_atomically (a
+// .partial file renamed over the old one), so that a reader never sees half a report. Throws
+// UsageError when it cannot.
 void write_report_files(const Report&, const std::string& dir);
 
 // The git describe of the sources this warpconf was configured from.

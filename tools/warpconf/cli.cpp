@@ -138,6 +138,9 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   perf_accept_cmd->add_option("PENDING", perf.files, "the pending perf.txt (default: the only one under golden/pending)")
       ->expected(0, 1);
   perf_accept_cmd->add_option("--golden", perf.golden, "the folder it goes to (default golden/sm_XX, by its header)");
+  perf_accept_cmd->add_flag("--retire", perf.retire,
+                            "the baseline's figures that the pending file lacks are retired (without it, accept refuses "
+                            "to drop them)");
   CLI::App* perf_compare_cmd = perf_cmd->add_subcommand(
       "compare", "Measure now and compare with the baseline of this architecture and code path: worse by more than "
                  "10 % and 3 x MAD in two consecutive measurements is a performance change.");

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <sstream>
@@ -530,6 +531,25 @@ TEST_F(WarpconfRun, gives_ctest_the_resource_spec_and_refuses_a_malformed_one) {
   fs::create_directory(spec);
   EXPECT_EQ(run(), 2);
   EXPECT_EQ(output(), "warpconf run: " + spec + ": cannot read: Is a directory\n");
+}
+
+// A folder or a file of another shape named warpconf-bundle.json is no bundle: it once made run take
+// the tree above for one and look for its tests/.
+TEST_F(WarpconfRun, refuses_a_bundle_manifest_that_is_not_one) {
+  tests({kShuffle});
+  const fs::path manifest = dir_ / "warpconf-bundle.json";
+  for (const auto& [make, said] : std::vector<std::pair<std::function<void()>, std::string>>{
+           {[&] { fs::create_directory(manifest); }, "cannot read: Is a directory"},
+           {[&] { std::ofstream(manifest) << "garbage"; }, "not a warpconf bundle manifest: not JSON"},
+           {[&] { std::ofstream(manifest) << R"({"schema": "warpconf.bundle/1", "warpconf": "v1"})"; },
+            "not a warpconf bundle manifest: architectures is not a string"}}) {
+    fs::remove_all(manifest);
+    make();
+    EXPECT_EQ(run(), 2);
+    EXPECT_EQ(output(), "warpconf run: " + manifest.string() + ": " + said + "\n");
+  }
+  fs::remove_all(manifest);
+  EXPECT_EQ(run(), 0) << output();
 }
 
 TEST_F(WarpconfRun, stops_at_its_time_limit_with_nothing_left_running) {

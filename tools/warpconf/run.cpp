@@ -169,8 +169,8 @@ struct TestTree {
 TestTree test_tree(const RunOptions& o) {
   fs::path dir = fs::absolute(o.build_dir.empty() ? own_tests() : fs::path(o.build_dir)).lexically_normal();
   if (!dir.has_filename()) dir = dir.parent_path();  // "dir/" is dir, whose parent is looked at next
-  if (fs::exists(dir / check::kBundleMarker)) return {dir / "tests", true};
-  return {dir, fs::exists(dir.parent_path() / check::kBundleMarker)};
+  if (check::is_bundle(dir)) return {dir / "tests", true};
+  return {dir, check::is_bundle(dir.parent_path())};
 }
 
 // Every finished test's output, as ctest logs it in <test dir>/Testing/Temporary/LastTest.log, which is

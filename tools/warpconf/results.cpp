@@ -22,7 +22,8 @@ void add_counts(std::map<std::string, uint64_t>& into, const std::map<std::strin
 }
 
 // The members that warpconf's readers of records use have the shapes docs/results-schema.md gives
-// them (the others are not read); a record of another schema or kind is refused.
+// them (the others are not read), a check's verdict and a perf figure are ones a report holds; a
+// record of another schema or kind is refused.
 void check_record(const nlohmann::json& record) {
   const JsonObject r(record, "");
   const std::string schema = r.text("schema");

@@ -348,6 +348,29 @@ TEST_F(PerfCommand, accept_moves_the_pending_file_after_printing_the_comparison)
   EXPECT_EQ(run_cli({"perf", "accept"}).status, 2);  // nothing pending
 }
 
+// A pending file replaces the baseline only where it keeps every figure of it, or --retire says the
+// figures it lacks are retired: a one-figure file that shared nothing with the baseline once replaced it.
+TEST_F(PerfCommand, accept_refuses_to_drop_figures_of_the_baseline_without_retire) {
+  const std::string baseline = write("golden/sm_90/perf.txt", kFile);
+  for (const auto& [figure, refusal] : std::vector<std::pair<std::string, std::string>>{
+           {"bandwidth.copy.f64.1gi bandwidth_gbs median=3000 mad=1 n=30\n",
+            "shares no figure with " + baseline + ": nothing compared; `--retire` retires them"},
+           {"bandwidth.copy.f32.1gi bandwidth_gbs median=3000 mad=1 n=30\n",
+            "lacks 2 of the 3 figures of " + baseline + " (only in the old, above); `--retire` retires them"}}) {
+    const std::string pending = write("golden/pending/sm_90/perf.txt", kHeader + "figures: 1\n" + figure);
+    CliRun r = run_cli({"perf", "accept"});
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("warpconf perf accept: refused: " + pending + " " + refusal), std::string::npos) << r.out;
+    EXPECT_EQ(golden::read_perf_file(baseline).figures.size(), 3u) << "the baseline kept";
+    EXPECT_TRUE(fs::exists(pending));
+    r = run_cli({"perf", "accept", "--retire"});
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_EQ(golden::read_perf_file(baseline).figures.size(), 1u) << "retired, as asked";
+    EXPECT_FALSE(fs::exists(pending));
+    write("golden/sm_90/perf.txt", kFile);
+  }
+}
+
 // A stand-in for perf::measure: the figures of `file`, with the shfl latency's median taken in turn
 // from `latencies`, one per measurement.
 cli::Measure stand_in(const golden::PerfFile& file, std::vector<double> latencies, int& calls) {

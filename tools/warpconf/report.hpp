@@ -42,6 +42,8 @@ inline constexpr const char* kVerdictRule =
 
 // Whether `verdict` is one of kVerdictOrder.
 bool is_verdict(std::string_view verdict);
+// Whether a check record may have `verdict`: one of kVerdictOrder but performance-change, a perf figure's alone.
+bool is_check_verdict(std::string_view verdict);
 // Position in kVerdictOrder; throws UsageError for a verdict this build does not know.
 int verdict_rank(std::string_view verdict);
 
@@ -162,8 +164,8 @@ struct Report {
   void merge(const Report& other);
 };
 
-// Turns result records into a report, one at a time: a check belongs to the device of the last
-// device record of its process.
+// Turns result records, as a RecordReader hands them over (checked), into a report, one at a time:
+// a check belongs to the device of the last device record of its process.
 class RecordSink {
  public:
   // `variant`: sass, jit or sanitize where the run says so; "" takes it from the code path.
@@ -247,8 +249,9 @@ Report parse_report(std::string_view text, const std::string& name);
 void write_markdown(const Report&, std::ostream&);
 void write_html(const Report&, std::ostream&);
 
-// Writes report.json, report.md and report.html into `dir`, each as a .partial file renamed over
-// the old one, so that a reader never sees half a report. Throws UsageError when it cannot.
+// Writes report.json, report.md and report.html into `dir`, each by files::write_atomically (a
+// .partial file renamed over the old one), so that a reader never sees half a report. Throws
+// UsageError when it cannot.
 void write_report_files(const Report&, const std::string& dir);
 
 // The git describe of the sources this warpconf was configured from.

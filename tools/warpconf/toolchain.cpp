@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/environment.hpp"
+#include "core/files.hpp"
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
@@ -195,10 +196,11 @@ int run_toolchain_command(const ToolchainArgs& a, std::ostream& out, std::ostrea
     file.recorded = check::utc_now();
     file.bugs = now;
     try {
-      const std::string text = toolchain::write_bugs(file);
-      std::ofstream written(a.record);
-      if (!(written << text)) throw std::invalid_argument("cannot write " + a.record);
+      files::write_atomically(a.record, toolchain::write_bugs(file));
     } catch (const std::invalid_argument& e) {
+      print_error(err, kCommand, std::string("--record: ") + e.what());
+      return 2;
+    } catch (const files::FileError& e) {
       print_error(err, kCommand, std::string("--record: ") + e.what());
       return 2;
     }

@@ -2,8 +2,9 @@
 # Installs what warpconf's build needs and is missing, where it can: on Debian or Ubuntu with apt-get,
 # as root or through sudo. Where it cannot, it stops with one line naming what to install (exit
 # status 2). With everything present it only looks (PATH, one dpkg-query): tools/conformance.sh and
-# tools/selftest.sh run it first. --selftest: also clang, for the asan preset's libFuzzer runs, and
-# Slurm's daemons for the slurm test's one-node cluster (Debian only: elsewhere that test skips).
+# tools/selftest.sh run it first. --selftest: also clang, for the asan preset's libFuzzer runs,
+# Chromium, which report.renders_in_chromium opens the HTML report in (headless), and Slurm's daemons
+# for the slurm test's one-node cluster (Debian only: elsewhere that test skips).
 # Where CMAKE_PREFIX_PATH is set, the libraries are looked for there by configure, which names the
 # one that is missing. The CUDA Toolkit (nvcc 13) is not a distribution package: it must be installed.
 set -euo pipefail
@@ -12,17 +13,22 @@ stop() {
   exit 2
 }
 tools=(cmake:cmake ninja:ninja-build c++:g++)  # command:Debian package
+# Installed without what they recommend: Chromium's desktop helpers and the dozens of plugins Slurm
+# recommends, which no test uses (a font comes with Chromium's fontconfig all the same).
+lean_tools=()
 libraries=(libgtest-dev libgmock-dev googletest librapidcheck-dev nlohmann-json3-dev libcli11-dev)
-# Without the dozens of plugins Slurm recommends: the test's cluster needs none of them.
 slurm=()
 case "${1:-}" in
   "") ;;
-  --selftest) tools+=(clang++:clang) slurm=(slurmctld slurmd munge) ;;
+  --selftest) tools+=(clang++:clang) lean_tools=(chromium:chromium) slurm=(slurmctld slurmd munge) ;;
   *) stop "unknown argument '$1': tools/setup.sh [--selftest]" ;;
 esac
-missing=()
+missing=() missing_lean=()
 for tool in "${tools[@]}"; do
   command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
+done
+for tool in "${lean_tools[@]}"; do
+  command -v "${tool%%:*}" >/dev/null || missing_lean+=("${tool#*:}")
 done
 debian=false
 command -v dpkg-query >/dev/null && command -v apt-get >/dev/null && debian=true
@@ -42,31 +48,34 @@ missing_slurm=()
 if $debian && ((${#slurm[@]})); then
   mapfile -t missing_slurm < <(not_installed "${slurm[@]}")
 fi
-if ((${#missing[@]} + ${#missing_slurm[@]})); then
-  $debian || stop "missing ${missing[*]} (Debian's names): install them, then run this command again"
+# What must be installed (the lean ones without their recommends), and Slurm, which may be left out.
+required=("${missing[@]}" "${missing_lean[@]}")
+if ((${#required[@]} + ${#missing_slurm[@]})); then
+  $debian || stop "missing ${required[*]} (Debian's names): install them, then run this command again"
   # sudo only where it can ask for a password (a terminal) or needs none: never a hang in CI.
   if [ "$(id -u)" -eq 0 ]; then
     as_root=()
   elif command -v sudo >/dev/null && { [ -t 0 ] || sudo -n true 2>/dev/null; }; then
     as_root=(sudo)
-  elif ((${#missing[@]})); then
-    stop "missing ${missing[*]}: run 'apt-get install ${missing[*]}' as root, then this command again"
+  elif ((${#required[@]})); then
+    stop "missing ${required[*]}: run 'apt-get install ${required[*]}' as root, then this command again"
   else
     echo "setup.sh: not installing ${missing_slurm[*]} (not root, no sudo): the slurm test will report Skipped"
     missing_slurm=()
   fi
 fi
-if ((${#missing[@]} + ${#missing_slurm[@]})); then
-  all=("${missing[@]}" "${missing_slurm[@]}")
+lean=("${missing_lean[@]}" "${missing_slurm[@]}")
+if ((${#missing[@]} + ${#lean[@]})); then
+  all=("${missing[@]}" "${lean[@]}")
   echo "setup.sh: installing ${all[*]}"
   "${as_root[@]}" apt-get update -qq || stop "apt-get update failed: install ${all[*]}, then run this command again"
   if ((${#missing[@]})); then
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" ||
       stop "apt-get could not install ${missing[*]}: install them, then run this command again"
   fi
-  if ((${#missing_slurm[@]})); then
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing_slurm[@]}" ||
-      stop "apt-get could not install ${missing_slurm[*]}: install them, then run this command again"
+  if ((${#lean[@]})); then
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${lean[@]}" ||
+      stop "apt-get could not install ${lean[*]}: install them, then run this command again"
   fi
 fi
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

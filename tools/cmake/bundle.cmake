@@ -2,7 +2,8 @@
 # in a folder that runs the suite wherever it is copied, with ctest from PATH, without the CUDA
 # toolkit and without the source tree:
 #   warpconf-bundle.json  what the bundle holds, its CUDA architectures among it; the marker that
-#                         core/installation.hpp and `warpconf run` look for
+#                         core/installation.hpp and `warpconf run` look for, checked by
+#                         core/bundle_manifest.hpp (a file of another shape is refused)
 #   bin/warpconf
 #   tests/                the GoogleTest binaries, and a CTestTestfile.cmake whose paths are relative
 #                         to it (bundle_tests.cmake writes it at install)

@@ -1,6 +1,7 @@
 // Fuzz target of the resource spec reader of `warpconf run` (spec_slots): any input is read or
-// rejected with a UsageError, and what is read gives the sum of its GPUs' slots, which must be a
-// number of tests ctest can run at once. Anything else is a finding.
+// rejected with a UsageError, and what is read is a spec ctest reads too (version 1.0, one local
+// entry) whose GPUs each have a slot (1 where none is given), their sum the slots read: a number
+// of tests ctest can run at once. Anything else is a finding.
 #include <nlohmann/json.hpp>
 
 #include <climits>
@@ -17,6 +18,15 @@ namespace wc::fuzz {
 size_t accepted_inputs = 0;
 }
 
+namespace {
+
+[[noreturn]] void finding(const char* what, int slots) {
+  std::fprintf(stderr, "spec_slots read %d slots from a spec that %s\n", slots, what);
+  std::abort();
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string input(reinterpret_cast<const char*>(data), size);
   int slots = 0;
@@ -26,17 +36,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const wc::cli::UsageError&) {
     return 0;
   }
-  // Read, so local[0].gpus is an array of objects whose slots are unsigned numbers.
   const nlohmann::json spec = nlohmann::json::parse(input);
-  unsigned long long sum = 0;
-  for (const nlohmann::json& gpu : spec["local"][0]["gpus"]) {
-    const unsigned long long gpu_slots = gpu["slots"].get<unsigned long long>();
-    sum = gpu_slots > ULLONG_MAX - sum ? ULLONG_MAX : sum + gpu_slots;
+  const nlohmann::json& version = spec.at("version");
+  if (version.at("major") != 1 || version.at("minor") != 0) finding("is not of version 1.0", slots);
+  if (spec.at("local").size() != 1) finding("has not one local entry", slots);
+  double sum = 0;
+  for (const nlohmann::json& gpu : spec.at("local").at(0).at("gpus")) {
+    const double gpu_slots = gpu.contains("slots") ? gpu["slots"].get<double>() : 1;
+    if (!(gpu_slots >= 1)) finding("has a GPU without a slot", slots);
+    sum += gpu_slots;
   }
-  if (sum > INT_MAX || static_cast<unsigned long long>(slots) != sum) {
-    std::fprintf(stderr, "spec_slots read %d slots from a spec whose GPUs have %llu\n", slots, sum);
-    std::abort();
-  }
+  if (slots < 1 || sum != static_cast<double>(slots)) finding("has another sum of slots", slots);
   ++wc::fuzz::accepted_inputs;
   return 0;
 }

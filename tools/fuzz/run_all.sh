@@ -32,11 +32,13 @@ fuzz_dir=$build/tools/fuzz
 # The libFuzzer binaries no test runs (ON_DEMAND in tools/fuzz/CMakeLists.txt) are built first:
 # every one when no target is named, else those named.
 on_demand=()
-for binary_target in $(cmake --build "$build" -- -t targets all 2>/dev/null | grep -o '^[a-z_]*_libfuzzer_binary' | sort -u); do
-  if ((${#targets[@]} == 0)) || [[ " ${targets[*]} " == *" ${binary_target%_libfuzzer_binary} "* ]]; then
-    on_demand+=("$binary_target")
+list=$fuzz_dir/libfuzzer_on_demand.txt
+[[ -f $list ]] || { echo "run_all.sh: no $list: $build is not configured with the fuzz targets (WARPCONF_FUZZ)" >&2; exit 2; }
+while read -r name; do
+  if [[ -n $name ]] && { ((${#targets[@]} == 0)) || [[ " ${targets[*]} " == *" $name "* ]]; }; then
+    on_demand+=("${name}_libfuzzer_binary")
   fi
-done
+done <"$list"
 if ((${#on_demand[@]})) && ! cmake --build "$build" --target "${on_demand[@]}" >"$fuzz_dir/on_demand_build.log" 2>&1; then
   echo "run_all.sh: building ${on_demand[*]} failed; see $fuzz_dir/on_demand_build.log" >&2
   exit 1

@@ -2,7 +2,7 @@
 # Checks in the SASS that no chain of the performance benchmarks (each family's device.cu, over
 # fixtures/core/perf/chains.cuh) was folded: every chain_kernel instantiation must hold at least one
 # SHFL, VOTE, MATCH, REDUX or ELECT per call of its unrolled loop, 31 calls x its chains x the
-# instructions one call takes (two SHFL for a 64-bit shuffle). __fns (a sequence, no instruction of
+# instructions one call takes (two SHFL for a 64-bit shuffle, libcu++'s warp_shuffle_* too). __fns (a sequence, no instruction of
 # its own) is listed, not counted (`warpconf perf record` counts its instructions); kernels built for an architecture without their instruction (a trap: reduce below 8.0,
 # elect below 9.0) are listed as such. The empty-asm baselines (Opaque) must hold none.
 # Usage: check_perf_chains.sh CUOBJDUMP BINARY
@@ -33,7 +33,7 @@ while read -r mangled found warpsyncs traps; do
   name=$(c++filt <<<"$mangled")
   chains=$(sed -nE 's/.*, [0-9]+u, ([0-9]+), (true|false)>\(.*/\1/p' <<<"$name")
   words=1
-  [[ $name == *"ShuffleChain<"*"unsigned long long>"* ]] && words=2
+  [[ $name == *"ShuffleChain<"*"unsigned long long>"* || $name == *"LibraryChain<"*"unsigned long long>"* ]] && words=2
   case $name in
     *"chain_kernel<"*"Opaque<"*)
       if [ "$found" -ne 0 ]; then echo "baseline with collective instructions: $name ($found)"; folded=$((folded + 1)); fi

@@ -29,15 +29,19 @@ const ProbeCase& probe(std::string_view id) {
 TEST(ProbeTable, every_op_has_every_scenario_with_the_documented_masks) {
   std::set<std::string> ids;
   std::map<std::string_view, std::vector<std::pair<ProbeScenario, uint32_t>>> by_op;
+  std::map<std::string_view, bool> contract_case_of;
   for (const ProbeCase& c : families::probe_cases()) {
     EXPECT_TRUE(ids.insert(c.id).second) << c.id;
     by_op[c.op->name].push_back({c.scenario, c.mask});
+    contract_case_of[c.op->name] = c.op->contract_case;
     const bool half = c.scenario == ProbeScenario::divergent_partial || c.scenario == ProbeScenario::exited_in_mask ||
                       c.scenario == ProbeScenario::other_intrinsic || gpu::is_trap_shape(c.scenario);
     EXPECT_EQ(c.lim, half ? 16 : 32) << c.id << ": the other outside scenarios need every lane to call";
     EXPECT_EQ(gpu::probe_threads(c.scenario), gpu::is_trap_shape(c.scenario) ? 128 : 32) << c.id;
   }
-  ASSERT_EQ(by_op.size(), 19u);  // the 18 ops probed before elect.sync, and elect.sync
+  // The 18 ops probed before elect.sync, elect.sync, and warp_shuffle's 14 (7 calls, each as built and
+  // with CCCL's device assertions on; 6 of the calls contract cases).
+  ASSERT_EQ(by_op.size(), 33u);
   const std::vector<std::pair<ProbeScenario, uint32_t>> with_mask = {
       {ProbeScenario::control, 0xffffffffu},           {ProbeScenario::converged_outside, 0x1fu},
       {ProbeScenario::converged_outside, 0xfffffffeu}, {ProbeScenario::divergent_outside, 0x1fu},
@@ -48,17 +52,24 @@ TEST(ProbeTable, every_op_has_every_scenario_with_the_documented_masks) {
       {ProbeScenario::other_intrinsic, 0xffffffffu},    {ProbeScenario::synccheck_branch, 0xffffu},
       {ProbeScenario::noinline_helper, 0xffffu},        {ProbeScenario::loop_outside, 0xffffu},
       {ProbeScenario::switch_case, 0xffffu}};
+  const std::vector<std::pair<ProbeScenario, uint32_t>> control_alone = {{ProbeScenario::control, 0xffffffffu}};
+  size_t contract_cases = 0;
   for (const auto& [op, scenarios] : by_op) {
+    const bool contract_case = contract_case_of[op];
+    contract_cases += contract_case ? 1 : 0;
     if (op == "activemask") EXPECT_EQ(scenarios.size(), 4u);
-    else EXPECT_EQ(scenarios, with_mask) << op;
+    else EXPECT_EQ(scenarios, contract_case ? control_alone : with_mask) << op;
   }
+  EXPECT_EQ(contract_cases, 12u);
   EXPECT_EQ(probe("reduce_xor.control.ffffffff").op->needs_compute_capability, 80);
   EXPECT_EQ(probe("shfl.control.ffffffff").op->needs_compute_capability, 70);
   EXPECT_EQ(probe("ballot.control.ffffffff").op->other_intrinsic, "__shfl_sync");
   EXPECT_EQ(probe("syncwarp.control.ffffffff").op->other_intrinsic, "__ballot_sync");
   EXPECT_EQ(probe("activemask.control").op->family, "activemask");
   EXPECT_EQ(probe("elect.control.ffffffff").op->needs_compute_capability, 90);
-  EXPECT_EQ(families::probe_cases().size(), 18u * 17 + 4);  // the 238 probes before the trap shapes, and 72
+  EXPECT_EQ(probe("warp_shuffle_up_delta_0_asserting.control.ffffffff").op->family, "warp_shuffle");
+  // The 238 probes before the trap shapes, their 72, and warp_shuffle's 2 x 17 and 12 contract cases.
+  EXPECT_EQ(families::probe_cases().size(), 18u * 17 + 4 + 2 * 17 + 12);
 }
 
 // The trap shapes' ids and words: each says its shape, the ballot's mask and the caller outside it.

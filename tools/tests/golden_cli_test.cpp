@@ -168,6 +168,48 @@ TEST_F(GoldenCheck, accept_moves_a_good_recording_and_shows_its_diff) {
   EXPECT_FALSE(fs::exists(pending / "shuffle.golden"));
 }
 
+// A recording is accepted whole or not at all: every family is read and judged before one moves
+// (accept once moved shuffle, then refused vote, and left the golden folder half new).
+TEST_F(GoldenCheck, accept_moves_no_family_where_one_is_refused_or_cannot_be_read) {
+  golden::GoldenFile shuffle = read("shuffle"), vote = read("vote");
+  change_first(shuffle, 'u');
+  const fs::path pending = dir_ / "pending", target = dir_ / "accepted";
+  fs::create_directories(target);
+  fs::copy_file(committed("shuffle.golden"), target / "shuffle.golden");
+  fs::create_directories(pending);
+  std::ofstream(pending / "shuffle.golden") << golden::write_golden(shuffle);
+  const auto expect_nothing_moved = [&](const CliRun& o) {
+    EXPECT_TRUE(golden::read_golden_file((target / "shuffle.golden").string()) == read("shuffle")) << "the old golden";
+    EXPECT_TRUE(fs::exists(pending / "shuffle.golden")) << o.out << o.err;
+    EXPECT_TRUE(fs::exists(pending / "vote.golden")) << o.out << o.err;
+    EXPECT_FALSE(fs::is_regular_file(target / "vote.golden"));
+  };
+  golden::GoldenFile bad_vote = vote;
+  change_first(bad_vote, 'd');
+  std::ofstream(pending / "vote.golden") << golden::write_golden(bad_vote);
+  CliRun o = run_cli({"golden", "accept", pending.string(), "--golden", target.string()});
+  EXPECT_EQ(o.status, 1) << o.out << o.err;
+  EXPECT_NE(o.out.find("vote: refused"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("warpconf golden accept: nothing moved: every family of " + pending.string() +
+                       " is accepted, or none"),
+            std::string::npos)
+      << o.out;
+  expect_nothing_moved(o);
+  // A golden it replaces that cannot be read (a folder) stops it before anything moves too.
+  std::ofstream(pending / "vote.golden") << golden::write_golden(vote);
+  fs::create_directory(target / "vote.golden");
+  o = run_cli({"golden", "accept", pending.string(), "--golden", target.string()});
+  EXPECT_EQ(o.status, 2) << o.out << o.err;
+  EXPECT_EQ(o.err, "warpconf golden accept: " + (target / "vote.golden").string() + ": cannot read: Is a directory\n");
+  expect_nothing_moved(o);
+  fs::remove(target / "vote.golden");
+  o = run_cli({"golden", "accept", pending.string(), "--golden", target.string()});
+  EXPECT_EQ(o.status, 0) << o.out << o.err;
+  EXPECT_TRUE(golden::read_golden_file((target / "shuffle.golden").string()) == shuffle);
+  EXPECT_TRUE(golden::read_golden_file((target / "vote.golden").string()) == vote);
+  EXPECT_FALSE(fs::exists(pending));
+}
+
 TEST_F(GoldenCheck, diff_counts_an_undefined_lane_as_a_behaviour_change_and_names_it) {
   golden::GoldenFile file = read("shuffle");
   const auto [changed_case, changed_output] = change_first(file, 'u');

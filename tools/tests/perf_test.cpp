@@ -348,6 +348,29 @@ TEST_F(PerfCommand, accept_moves_the_pending_file_after_printing_the_comparison)
   EXPECT_EQ(run_cli({"perf", "accept"}).status, 2);  // nothing pending
 }
 
+// A pending file replaces the baseline only where it keeps every figure of it, or --retire says the
+// figures it lacks are retired: a one-figure file that shared nothing with the baseline once replaced it.
+TEST_F(PerfCommand, accept_refuses_to_drop_figures_of_the_baseline_without_retire) {
+  const std::string baseline = write("golden/sm_90/perf.txt", kFile);
+  for (const auto& [figure, refusal] : std::vector<std::pair<std::string, std::string>>{
+           {"bandwidth.copy.f64.1gi bandwidth_gbs median=3000 mad=1 n=30\n",
+            "shares no figure with " + baseline + ": nothing compared; `--retire` retires them"},
+           {"bandwidth.copy.f32.1gi bandwidth_gbs median=3000 mad=1 n=30\n",
+            "lacks 2 of the 3 figures of " + baseline + " (only in the old, above); `--retire` retires them"}}) {
+    const std::string pending = write("golden/pending/sm_90/perf.txt", kHeader + "figures: 1\n" + figure);
+    CliRun r = run_cli({"perf", "accept"});
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("warpconf perf accept: refused: " + pending + " " + refusal), std::string::npos) << r.out;
+    EXPECT_EQ(golden::read_perf_file(baseline).figures.size(), 3u) << "the baseline kept";
+    EXPECT_TRUE(fs::exists(pending));
+    r = run_cli({"perf", "accept", "--retire"});
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_EQ(golden::read_perf_file(baseline).figures.size(), 1u) << "retired, as asked";
+    EXPECT_FALSE(fs::exists(pending));
+    write("golden/sm_90/perf.txt", kFile);
+  }
+}
+
 // A stand-in for perf::measure: the figures of `file`, with the shfl latency's median taken in turn
 // from `latencies`, one per measurement.
 cli::Measure stand_in(const golden::PerfFile& file, std::vector<double> latencies, int& calls) {
@@ -648,6 +671,39 @@ TEST(PerfSass, a_figure_whose_loop_lacks_its_instruction_is_refused_not_recorded
   EXPECT_EQ(folded["verdict"], "conformance-failure");
   EXPECT_TRUE(folded["median"].is_null());
   EXPECT_TRUE(folded["sass"].is_null());
+}
+
+// A library call held to its raw intrinsic (families/warp_shuffle): more SASS instructions a call is
+// its own verdict, costlier-than-raw; as many is a pass; a comparison that could not be made says so.
+TEST(PerfSass, a_library_call_with_more_instructions_than_its_raw_intrinsic_is_costlier_than_raw) {
+  const std::set<std::string> wanted = {"baseline", "kept", "wide"};
+  const auto library = [](const std::string& id, const std::string& kernel, const std::string& raw) {
+    perf::Figure f = chain_figure(id, kernel, "SHFL");
+    f.raw = raw;
+    return f;
+  };
+  std::vector<perf::Figure> figures = {chain_figure("shuffle.shfl_xor.u32.ffffffff", "kept", "SHFL"),
+                                       library("warp_shuffle.warp_shuffle_xor.u32.ffffffff", "wide", "shuffle.shfl_xor.u32.ffffffff"),
+                                       library("warp_shuffle.warp_shuffle_idx.u32.ffffffff", "kept", "shuffle.shfl_xor.u32.ffffffff"),
+                                       library("warp_shuffle.warp_shuffle_up.u32.ffffffff", "kept", "shuffle.shfl_up.u32.ffffffff")};
+  figures.push_back(library("warp_shuffle.warp_shuffle_xor.u32.0000ffff", "wide", "shuffle.shfl_xor.u32.ffffffff"));
+  figures.back().metric = PerfMetric::throughput_per_sm_cycle;  // the raw figure of its metric is not measured
+  perf::count_sass(figures, listed(kListing, wanted));
+  EXPECT_EQ(figures[1].vs_raw, perf::RawComparison::costlier) << figures[1].raw_note;
+  EXPECT_EQ(figures[1].raw_note, "2 instructions a call (ALL) against 1 for shuffle.shfl_xor.u32.ffffffff");
+  EXPECT_EQ(perf::measured_verdict(figures[1]), "costlier-than-raw");
+  EXPECT_EQ(figures[2].vs_raw, perf::RawComparison::not_costlier);
+  EXPECT_EQ(perf::measured_verdict(figures[2]), "pass");
+  EXPECT_EQ(figures[3].vs_raw, perf::RawComparison::not_compared);
+  EXPECT_EQ(figures[3].raw_note, "not compared: shuffle.shfl_up.u32.ffffffff was not measured");
+  EXPECT_EQ(figures[4].vs_raw, perf::RawComparison::not_compared) << "another metric's raw figure is no comparison";
+  EXPECT_EQ(perf::measured_verdict(figures[0]), "pass") << "a raw intrinsic's own figure";
+  const nlohmann::json costlier = perf::perf_record(figures[1], "record", perf::measured_verdict(figures[1]));
+  EXPECT_EQ(costlier["verdict"], "costlier-than-raw");
+  EXPECT_EQ(costlier["raw"]["comparison"], "costlier-than-raw");
+  EXPECT_EQ(costlier["raw"]["id"], "shuffle.shfl_xor.u32.ffffffff");
+  EXPECT_EQ(perf::perf_record(figures[3], "record", "pass")["raw"]["comparison"], "not-compared");
+  EXPECT_FALSE(perf::perf_record(figures[0], "record", "pass").contains("raw"));
 }
 
 TEST(PerfSass, a_baseline_whose_empty_loop_was_folded_subtracts_nothing) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <tuple>
 
 #include "core/numbers.hpp"
 #include "harness/scratch_dir.hpp"
@@ -282,6 +283,23 @@ TEST(Report, refuses_a_perf_record_it_cannot_read_naming_its_line) {
   }
 }
 
+// A library call whose timed loop holds more instructions than its raw intrinsic's (docs/perf.md): a
+// perf verdict of its own, counted in the summary line, no failure.
+TEST(Report, counts_a_library_call_costlier_than_its_raw_intrinsic_and_fails_nothing) {
+  const fs::path dir = fresh_dir("perf-costlier");
+  std::ofstream(dir / "results.jsonl")
+      << R"({"schema":"warpconf.results/1","record":"device","pid":1,"device":{"present":false,"reason":"none"}})" << "\n"
+      << R"({"schema":"warpconf.results/1","record":"perf","pid":1,"id":"warp_shuffle.warp_shuffle_xor.u32.ffffffff",)"
+         R"("family":"warp_shuffle","metric":"latency_cycles","median":30.5,"mad":0.1,"repetitions":30,)"
+         R"("raw":{"id":"shuffle.shfl_xor.u32.ffffffff","comparison":"costlier-than-raw","note":"2 instructions a call (ALL) against 1"},)"
+         R"("verdict":"costlier-than-raw"})" << "\n";
+  const cli::Report r = cli::report_from_results(dir.string(), {});
+  EXPECT_EQ(cli::perf_count(r, "costlier-than-raw"), 1u);
+  EXPECT_FALSE(cli::is_failure("costlier-than-raw"));
+  EXPECT_NE(cli::summary_line(r).find("1 library call costlier than its raw intrinsic"), std::string::npos)
+      << cli::summary_line(r);
+}
+
 TEST(Report, reports_a_stream_cut_mid_line_as_aborted) {
   const cli::Report r = cli::report_from_results(kData + "/truncated/results.jsonl", {});
   ASSERT_FALSE(r.aborted.is_null());
@@ -390,6 +408,20 @@ TEST(Report, refuses_a_results_file_with_no_record_and_no_test) {
   EXPECT_EQ(cli::run_report_command(dir.string(), "", {}, out, err), 0) << "a test, and no record: a report";
 }
 
+// A folder where a results file, ctest.log or junit.xml belongs is no empty file: it once made a
+// report of "0 lanes compared" and exit status 0.
+TEST(Report, refuses_a_folder_where_a_file_belongs_naming_it) {
+  for (const char* name : {"results.jsonl", "ctest.log", "junit.xml"}) {
+    const fs::path dir = fresh_dir("folder-for-file");
+    fs::copy(kData + "/h100", dir);
+    fs::remove(dir / name);
+    fs::create_directory(dir / name);
+    std::ostringstream out, err;
+    EXPECT_EQ(cli::run_report_command(dir.string(), (dir / "report").string(), {}, out, err), 2) << name << out.str();
+    EXPECT_EQ(err.str(), "warpconf report: " + (dir / name).string() + ": cannot read: Is a directory\n");
+  }
+}
+
 TEST(CtestProgress, reads_every_ending_ctest_prints) {
   cli::CtestProgress p;
   EXPECT_FALSE(p.line("    Start 12: sanitize/memcheck/Every/AlgorithmSweepOnGpu"));
@@ -482,19 +514,31 @@ fs::path a_day_later(const std::string& from, const fs::path& to) {
   return to;
 }
 
-TEST(Merge, puts_each_device_in_its_own_column_and_sums_the_same_one) {
+// A line past kMostRecordBytes is refused once, where it passes the bound, and the reader goes on
+// with the next line (warpconf run: an error of the test that wrote it).
+TEST(RecordReader, refuses_a_line_longer_than_its_bound_and_reads_on) {
+  const std::string record = "{\"schema\":\"warpconf.results/1\",\"record\":\"check\",\"family\":\"vote\",\"verdict\":\"pass\"}\n";
+  cli::RecordReader reader("f");
+  int records = 0;
+  std::vector<std::string> refused;
+  const cli::RecordReader::Each each = [&records](const nlohmann::json&) { ++records; };
+  const cli::RecordReader::Refuse refuse = [&refused](const std::string&, const std::string& why) { refused.push_back(why); };
+  const std::string chunk(1 << 20, 'x');
+  for (size_t sent = 0; sent <= cli::kMostRecordBytes; sent += chunk.size()) reader.feed(chunk, each, refuse);
+  reader.feed("more of the same line\n" + record, each, refuse);
+  EXPECT_EQ(reader.finish(each, refuse), 0);
+  EXPECT_EQ(refused, std::vector<std::string>{"f:1: a line longer than 16 MiB, which no record is"});
+  EXPECT_EQ(records, 1);
+  EXPECT_EQ(reader.lines(), 2);
+}
+
+TEST(Merge, puts_each_device_in_its_own_column) {
   const fs::path dir = fresh_dir("merge");
   std::ostringstream out, err;
   ASSERT_EQ(cli::run_report_command(kData + "/h100", (dir / "h100").string(), {}, out, err), 0) << err.str();
   ASSERT_EQ(cli::run_report_command(kData + "/t4", (dir / "t4").string(), {}, out, err), 0) << err.str();
-  ASSERT_EQ(cli::run_report_command(a_day_later(kData + "/h100", dir / "h100-later").string(), "", {}, out, err), 0)
-      << err.str();
   ASSERT_EQ(cli::run_merge_command({(dir / "h100").string(), (dir / "t4" / "report.json").string()},
                                    (dir / "merged").string(), {}, out, err),
-            0)
-      << err.str();
-  ASSERT_EQ(cli::run_merge_command({(dir / "h100").string(), (dir / "h100-later").string()}, (dir / "twice").string(),
-                                   {}, out, err),
             0)
       << err.str();
   const nlohmann::json merged = nlohmann::json::parse(std::ifstream(dir / "merged" / "report.json"));
@@ -504,13 +548,46 @@ TEST(Merge, puts_each_device_in_its_own_column_and_sums_the_same_one) {
   EXPECT_EQ(r.tests.size(), 6u);
   EXPECT_EQ(r.tests[0].source, (dir / "h100").string());
   EXPECT_EQ(at(r.totals.lanes, "defined"), 87000u + 30000);
-  const cli::Report twice =
-      cli::report_from_json(nlohmann::json::parse(std::ifstream(dir / "twice" / "report.json")), "twice");
-  EXPECT_EQ(twice.devices.size(), 1u);
-  EXPECT_EQ(cell(twice, kH100, "shuffle", "__shfl_sync", "int", "structured (14)").sums.cases, 3000u);
-  EXPECT_EQ(twice.deviations.begin()->second.lanes, 96u);
   // A report written and read back is the same report.
   EXPECT_EQ(cli::to_json(r), merged);
+}
+
+// A device fingerprint's checks, or its perf figures, come from one report: the same device again,
+// through a merged report that holds it, a merge into its own --out, or another run of it, would
+// count twice (it once did). Its conformance and perf runs are two parts of one column.
+TEST(Merge, refuses_a_device_given_twice_and_joins_its_checks_and_figures) {
+  const fs::path dir = fresh_dir("merge-device-twice");
+  std::ostringstream out, err;
+  fs::create_directories(dir / "perf");
+  fs::copy_file(kData + "/run/perf.jsonl", dir / "perf" / "results.jsonl");
+  for (const auto& [from, to] : std::vector<std::pair<std::string, fs::path>>{
+           {kData + "/h100", dir / "h100"}, {kData + "/t4", dir / "t4"}, {(dir / "perf").string(), dir / "perf"},
+           {a_day_later(kData + "/h100", dir / "h100-later").string(), dir / "h100-later"}})
+    ASSERT_EQ(cli::run_report_command(from, to.string(), {}, out, err), 0) << err.str();
+  const std::string h100 = (dir / "h100").string(), t4 = (dir / "t4").string(), fleet = (dir / "fleet").string();
+  ASSERT_EQ(cli::run_merge_command({h100, (dir / "perf").string()}, fleet, {}, out, err), 0) << err.str();
+  const cli::Report joined = cli::report_from_json(nlohmann::json::parse(std::ifstream(dir / "fleet" / "report.json")), "fleet");
+  EXPECT_EQ(joined.devices.size(), 1u) << "the H100's checks and its figures in one column";
+  EXPECT_FALSE(joined.cells.empty());
+  EXPECT_FALSE(joined.perf.empty());
+  const std::string fleet_file = (dir / "fleet" / "report.json").string();
+  for (const auto& [inputs, earlier, later, part] :
+       std::vector<std::tuple<std::vector<std::string>, std::string, std::string, std::string>>{
+           {{fleet, h100}, fleet_file, h100 + "/report.json", "checks"},
+           {{h100, (dir / "h100-later").string()}, h100 + "/report.json", (dir / "h100-later" / "report.json").string(),
+            "checks"},
+           {{fleet, (dir / "perf").string()}, fleet_file, (dir / "perf" / "report.json").string(), "perf figures"}}) {
+    std::ostringstream said;
+    EXPECT_EQ(cli::run_merge_command(inputs, (dir / "out").string(), {}, out, said), 2) << later;
+    EXPECT_EQ(said.str(), "warpconf merge: " + later + ": the " + part + " of NVIDIA H100 80GB HBM3 (" + kH100 +
+                              ") are in " + earlier + " too: they would count twice\n");
+  }
+  EXPECT_FALSE(fs::exists(dir / "out" / "report.json"));
+  // Merged into its own --out again: the second time, t4 is already in it.
+  ASSERT_EQ(cli::run_merge_command({fleet, t4}, fleet, {}, out, err), 0) << err.str();
+  std::ostringstream again;
+  EXPECT_EQ(cli::run_merge_command({fleet, t4}, fleet, {}, out, again), 2);
+  EXPECT_NE(again.str().find(": the checks of Tesla T4 ("), std::string::npos) << again.str();
 }
 
 // The same report twice would count every check twice: as the same folder, a folder and its
@@ -584,15 +661,13 @@ TEST(Merge, puts_the_perf_figures_of_two_devices_side_by_side_in_one_table) {
     fs::copy_file(kData + "/run/" + name + ".jsonl", dir / name / "results.jsonl");
     ASSERT_EQ(cli::run_report_command((dir / name).string(), (dir / name).string(), {}, out, err), 0) << err.str();
   }
-  const fs::path later = a_day_later((dir / "perf").string(), dir / "perf-later");
-  ASSERT_EQ(cli::run_report_command(later.string(), "", {}, out, err), 0) << err.str();
-  ASSERT_EQ(cli::run_merge_command({(dir / "perf").string(), (dir / "perf_h200").string(), later.string()},
-                                   (dir / "merged").string(), {}, out, err),
+  ASSERT_EQ(cli::run_merge_command({(dir / "perf").string(), (dir / "perf_h200").string()}, (dir / "merged").string(),
+                                   {}, out, err),
             0)
       << err.str();
   const nlohmann::json merged = nlohmann::json::parse(std::ifstream(dir / "merged" / "report.json"));
   const cli::Report r = cli::report_from_json(merged, "merged");
-  EXPECT_EQ(r.perf.size(), 8u + 4) << "the same figures a day later: a figure is a measurement, not a count";
+  EXPECT_EQ(r.perf.size(), 8u + 4);
   EXPECT_EQ(cli::to_json(r), merged) << "written and read back, the same report";
   std::ostringstream md;
   cli::write_markdown(r, md);
@@ -648,7 +723,7 @@ TEST(Merge, refuses_another_schema_and_malformed_json_naming_the_file) {
   for (const auto& [bad, message] : std::vector<std::pair<std::string, std::string>>{
            {kData + "/old-schema.json", "old-schema.json: schema 'warpconf.report/0', this warpconf reads warpconf.report/1"},
            {kData + "/malformed.json", "malformed.json: not JSON"},
-           {kData + "/nonexistent.json", "cannot read " + kData + "/nonexistent.json"},
+           {kData + "/nonexistent.json", kData + "/nonexistent.json: cannot read: No such file or directory"},
            {kData + "/h100/junit.xml", "junit.xml: not JSON"}}) {
     std::ostringstream err;
     EXPECT_EQ(cli::run_merge_command({ok, bad}, (dir / "out").string(), {}, out, err), 2) << bad;

@@ -2,10 +2,14 @@
 // that is not one.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
+#include "cli_run.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
+#include "harness/scratch_dir.hpp"
 #include "warpconf/results.hpp"
 
 namespace wc {
@@ -151,6 +155,59 @@ TEST(ResultsTool, names_the_line_and_member_of_the_wrong_type) {
       EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
     }
   }
+}
+
+// What a command said after "warpconf <command>: ", the same for every command that reads results.
+std::string refusal(const CliRun& run, const std::string& command) {
+  const std::string prefix = "warpconf " + command + ": ";
+  return run.err.rfind(prefix, 0) == 0 ? run.err.substr(prefix.size()) : "(no refusal) " + run.err;
+}
+
+// Every command that reads results.jsonl reads it through one RecordReader: `warpconf results` and
+// `warpconf report` take the same records and refuse the same ones in the same words (results once
+// summed a check of verdict "qass" and perf records no report could hold, exit status 0).
+TEST(RecordReaders, results_and_report_take_and_refuse_the_same_records) {
+  const std::filesystem::path dir = harness::fresh_test_dir("readers-agree");
+  const std::string device =
+      R"({"schema":"warpconf.results/1","record":"device","pid":1,"device":{"present":true,"name":"GPU","uuid":"GPU-1"}})";
+  const std::string check =
+      R"({"schema":"warpconf.results/1","record":"check","pid":1,"family":"vote","intrinsic":"__ballot_sync","cases":1,"verdict":)";
+  const std::string perf = R"({"schema":"warpconf.results/1","record":"perf","pid":1,"id":"vote.ballot.ffffffff",)";
+  const std::string file = (dir / "results.jsonl").string();
+  for (const auto& [record, refused] : std::vector<std::pair<std::string, std::string>>{
+           {check + R"("pass"})", ""},
+           {check + R"("qass"})", ":2: unknown verdict 'qass'"},
+           {check + R"("performance-change"})", ":2: unknown verdict 'performance-change'"},
+           {perf + R"("metric":"latency_cycles","median":23.1,"mad":0.1,"repetitions":30,"verdict":"pass"})", ""},
+           {perf + R"("metric":"latency_cycles","median":null,"verdict":"not-supported"})", ""},
+           {perf + R"("metric":"latency_cycles","verdict":"totally-fine"})", ":2: a perf figure's verdict is 'totally-fine'"},
+           {perf + R"("metric":"furlongs","verdict":"pass"})", ":2: unknown perf metric 'furlongs'"},
+           {perf + R"("metric":"latency_cycles","median":-1,"verdict":"pass"})", ":2: median: -1 is not a non-negative number"},
+           {perf + R"("metric":"latency_cycles","repetitions":1e300,"verdict":"pass"})",
+            ":2: repetitions: 1e+300 is not a whole number"}}) {
+    std::ofstream(file) << device << "\n" << record << "\n";
+    const CliRun results = run_cli({"results", file}), report = run_cli({"report", file, "--out", (dir / "report").string()});
+    if (refused.empty()) {
+      EXPECT_EQ(results.status, 0) << record << "\n" << results.err;
+      EXPECT_EQ(report.status, 0) << record << "\n" << report.err;
+      continue;
+    }
+    EXPECT_EQ(results.status, 2) << record;
+    EXPECT_EQ(report.status, 2) << record;
+    EXPECT_EQ(refusal(results, "results"), refusal(report, "report")) << record;
+    EXPECT_EQ(refusal(results, "results").rfind(file + refused, 0), 0u) << refusal(results, "results");
+  }
+}
+
+// A line with no end (/dev/zero) is refused at 16 MiB, not read for ever; a directory is no results file.
+TEST(RecordReaders, refuse_an_endless_line_and_a_directory) {
+  const CliRun zero = run_cli({"results", "/dev/zero"});
+  EXPECT_EQ(zero.status, 2);
+  EXPECT_EQ(zero.err, "warpconf results: /dev/zero:1: a line longer than 16 MiB, which no record is\n");
+  const std::filesystem::path dir = harness::fresh_test_dir("readers-directory");
+  const CliRun folder = run_cli({"results", dir.string()});
+  EXPECT_EQ(folder.status, 2);
+  EXPECT_EQ(folder.err, "warpconf results: " + dir.string() + ": cannot read: Is a directory\n");
 }
 
 }  // namespace

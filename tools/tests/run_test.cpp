@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <set>
@@ -750,11 +751,42 @@ TEST_F(WarpconfRun, gives_ctest_the_resource_spec_and_refuses_a_malformed_one) {
   std::ofstream(build_ / "resources.json")
       << R"({"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "0", "slots": 8}, {"id": "1", "slots": 8}]}]})";
   EXPECT_EQ(run(), 0) << output();
-  for (const char* spec : {R"({"local": 3})", R"({"local": [{"gpus": [{"id": "0"}]}]})"}) {
-    std::ofstream(build_ / "resources.json") << spec;
-    EXPECT_EQ(run(), 2) << spec;
-    EXPECT_NE(output().find("resources.json: not a ctest resource spec"), std::string::npos) << output();
+  // Specs that ctest refuses once passed and the run said only "no test ran"; a folder once threw
+  // basic_filebuf's words, naming no file.
+  const std::string spec = (build_ / "resources.json").string();
+  for (const auto& [copy, said] : std::vector<std::pair<std::string, std::string>>{
+           {"ctest_refuses_no_version.json", "not a ctest resource spec: no version"},
+           {"ctest_refuses_uppercase_id.json", "not a ctest resource spec: local[0].gpus[0].id is not a string"},
+           {"no_test_runs_on_a_gpu_without_a_slot.json", "not a ctest resource spec: local[0].gpus[0] has no slot"}}) {
+    fs::copy_file(fs::path(kData).parent_path() / "resource_specs" / copy, spec, fs::copy_options::overwrite_existing);
+    EXPECT_EQ(run(), 2) << copy;
+    const std::string printed = output();
+    EXPECT_EQ(printed.rfind("warpconf run: " + spec + ": " + said, 0), 0u) << printed;
+    EXPECT_EQ(std::count(printed.begin(), printed.end(), '\n'), 1) << printed;
   }
+  fs::remove(spec);
+  fs::create_directory(spec);
+  EXPECT_EQ(run(), 2);
+  EXPECT_EQ(output(), "warpconf run: " + spec + ": cannot read: Is a directory\n");
+}
+
+// A folder or a file of another shape named warpconf-bundle.json is no bundle: it once made run take
+// the tree above for one and look for its tests/.
+TEST_F(WarpconfRun, refuses_a_bundle_manifest_that_is_not_one) {
+  tests({kShuffle});
+  const fs::path manifest = dir_ / "warpconf-bundle.json";
+  for (const auto& [make, said] : std::vector<std::pair<std::function<void()>, std::string>>{
+           {[&] { fs::create_directory(manifest); }, "cannot read: Is a directory"},
+           {[&] { std::ofstream(manifest) << "garbage"; }, "not a warpconf bundle manifest: not JSON"},
+           {[&] { std::ofstream(manifest) << R"({"schema": "warpconf.bundle/1", "warpconf": "v1"})"; },
+            "not a warpconf bundle manifest: architectures is not a string"}}) {
+    fs::remove_all(manifest);
+    make();
+    EXPECT_EQ(run(), 2);
+    EXPECT_EQ(output(), "warpconf run: " + manifest.string() + ": " + said + "\n");
+  }
+  fs::remove_all(manifest);
+  EXPECT_EQ(run(), 0) << output();
 }
 
 TEST_F(WarpconfRun, stops_at_its_time_limit_with_nothing_left_running) {

@@ -3,7 +3,6 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
@@ -12,6 +11,7 @@
 #include "core/code_paths.hpp"
 #include "core/environment.hpp"
 #include "core/explain.hpp"
+#include "core/files.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
 #include "core/seed.hpp"
@@ -160,6 +160,9 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   perf_accept_cmd->add_option("PENDING", perf.files, "the pending perf.txt (default: the only one under golden/pending)")
       ->expected(0, 1);
   perf_accept_cmd->add_option("--golden", perf.golden, "the folder it goes to (default golden/sm_XX, by its header)");
+  perf_accept_cmd->add_flag("--retire", perf.retire,
+                            "the baseline's figures that the pending file lacks are retired (without it, accept refuses "
+                            "to drop them)");
   CLI::App* perf_compare_cmd = perf_cmd->add_subcommand(
       "compare", "Measure now and compare with the baseline of this architecture and code path: worse by more than "
                  "10 % and 3 x MAD in two consecutive measurements is a performance change.");
@@ -280,13 +283,9 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     return run_golden(golden, out, err);
   }
   if (results_cmd->parsed()) {
-    std::ifstream in(results_file);
-    if (!in) {
-      print_error(err, "warpconf results", "cannot read " + results_file);
-      return 2;
-    }
     try {
       require_utf8_path("the results", results_file);
+      files::InputFile in(results_file);
       const ResultsSummary summary = summarize_results(in, results_file);
       results_json ? print_results_json(summary, out) : print_results_text(summary, out);
     } catch (const UsageError& e) {

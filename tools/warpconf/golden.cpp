@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -12,6 +11,7 @@
 #include "core/corpus.hpp"
 #include "core/device.hpp"
 #include "core/environment.hpp"
+#include "core/files.hpp"
 #include "core/judge.hpp"
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
@@ -20,6 +20,7 @@
 #include "formats/deviations.hpp"
 #include "formats/golden.hpp"
 #include "formats/programs.hpp"
+#include "formats/text.hpp"
 #include "warpconf/options.hpp"
 
 namespace wc::cli {
@@ -128,11 +129,16 @@ struct Recording {
   FamilyOutputs outputs;
 };
 
-Recording read_recording(const CorpusFamily& family, const std::string& path) {
+Recording recording_of(const CorpusFamily& family, const std::string& text, const std::string& path) {
+  std::istringstream in(text);
   Recording r;
-  r.file = golden::read_golden_file(path);
+  r.file = golden::read_golden(in, path);
   r.outputs = golden::outputs_of(family, r.file, path);
   return r;
+}
+
+Recording read_recording(const CorpusFamily& family, const std::string& path) {
+  return recording_of(family, golden::text::read_file(path), path);
 }
 
 bool any_unsupported(const CorpusFamily& family, int& needed) {
@@ -194,17 +200,6 @@ void append_unchecked(const CorpusFamily& family, const std::string& command, ch
   check::record_unchecked(info, verdict, reason);
 }
 
-void write_atomically(const std::string& path, const golden::GoldenFile& file) {
-  const std::string temporary = path + ".partial";
-  {
-    std::ofstream os(temporary, std::ios::binary | std::ios::trunc);
-    if (!os) throw UsageError("cannot write " + temporary);
-    golden::write_golden(os, file);
-    if (!os.flush()) throw UsageError("cannot write " + temporary);
-  }
-  fs::rename(temporary, path);
-}
-
 int record(const GoldenOptions& o, std::ostream& out) {
   if (!o.out.empty()) require_writable("--out", o.out, check::Output::folder);  // before the GPU is asked
   const golden::Header header = device_header();
@@ -235,7 +230,7 @@ int record(const GoldenOptions& o, std::ostream& out) {
       refused = true;
       continue;
     }
-    write_atomically(dir + "/" + family.name + ".golden", golden::to_golden(family, outputs, header));
+    files::write_atomically(dir + "/" + family.name + ".golden", golden::write_golden(golden::to_golden(family, outputs, header)));
   }
   out << tally.text("record") << (refused ? " some families refused" : "") << "\n";
   return tally.failed ? 1 : 0;
@@ -289,14 +284,18 @@ int accept(const GoldenOptions& o, std::ostream& out) {
                        ": name the one to accept");
     pending = found.front();
   }
-  const std::map<std::string, std::string> files = golden_files(pending);
-  if (files.empty()) throw UsageError("no .golden files in " + pending);
+  const std::map<std::string, std::string> pending_files = golden_files(pending);
+  if (pending_files.empty()) throw UsageError("no .golden files in " + pending);
   const std::vector<CorpusFamily> all = golden::corpus();
+  // Every family is read and judged before any moves: a recording is accepted whole or not at all.
+  std::vector<files::Update> accepted;
+  std::set<std::string> target_dirs;
   bool refused = false;
-  for (const auto& [name, path] : files) {
+  for (const auto& [name, path] : pending_files) {
     const CorpusFamily* family = find_family(all, name);
     if (family == nullptr) throw UsageError(path + ": no family " + name + " in this build's corpus");
-    const Recording r = read_recording(*family, path);
+    const std::string text = golden::text::read_file(path);  // what is judged is what is installed
+    const Recording r = recording_of(*family, text, path);
     const std::string architecture = architecture_of(r.file.header.compute_capability);
     const std::string target_dir = o.golden.empty() ? golden_dir(architecture, r.file.header.code_path) : o.golden;
     const FamilyVerdict v = golden::judge(*family, r.outputs, deviations_for(target_dir, architecture), nullptr, &r.file);
@@ -317,12 +316,19 @@ int accept(const GoldenOptions& o, std::ostream& out) {
     } else {
       out << name << ": new golden " << target << "\n";
     }
-    fs::create_directories(target_dir);
-    fs::rename(path, target);
+    accepted.push_back({target, text});
+    target_dirs.insert(target_dir);
   }
+  if (refused) {
+    out << "warpconf golden accept: nothing moved: every family of " << pending << " is accepted, or none\n";
+    return 1;
+  }
+  for (const std::string& dir : target_dirs) fs::create_directories(dir);
+  files::write_all_or_nothing(accepted);
   std::error_code ignored;
+  for (const auto& [name, path] : pending_files) fs::remove(path, ignored);
   fs::remove(pending, ignored);  // only once it is empty
-  return refused ? 1 : 0;
+  return 0;
 }
 
 int verify(const GoldenOptions& o, std::ostream& out) {

@@ -3,17 +3,18 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "core/device.hpp"
 #include "core/environment.hpp"
+#include "core/files.hpp"
 #include "core/numbers.hpp"
 #include "core/perf/records.hpp"
 #include "core/perf/sass.hpp"
 #include "core/records.hpp"
+#include "formats/text.hpp"
 #include "warpconf/golden.hpp"
 #include "warpconf/options.hpp"
 
@@ -70,22 +71,16 @@ std::optional<int> without_gpu(const std::string& command, std::ostream& out) {
   return kNotRecorded;
 }
 
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".partial";
-  {
-    std::ofstream os(temporary, std::ios::binary | std::ios::trunc);
-    if (!os || !(os << text) || !os.flush()) throw UsageError("cannot write " + temporary);
-  }
-  fs::rename(temporary, path);
-}
-
-// A perf.txt a command was given or found: one without a figure is an input of nothing (exit status
-// 2), never a comparison that passes or a baseline to install.
-PerfFile read_figures(const std::string& path) {
-  PerfFile file = golden::read_perf_file(path);
+// A perf.txt's text as a command was given or found it: one without a figure is an input of nothing
+// (exit status 2), never a comparison that passes or a baseline to install.
+PerfFile figures_of(const std::string& text, const std::string& path) {
+  std::istringstream in(text);
+  PerfFile file = golden::read_perf(in, path);
   if (file.figures.empty()) throw UsageError(path + ": no figure (figures: 0): nothing to compare");
   return file;
 }
+
+PerfFile read_figures(const std::string& path) { return figures_of(golden::text::read_file(path), path); }
 
 bool any_wrong(const std::vector<perf::Figure>& figures) {
   return std::any_of(figures.begin(), figures.end(), [](const perf::Figure& f) { return f.status == perf::Status::wrong; });
@@ -122,7 +117,7 @@ void write_pending(const PerfHeader& header, const std::vector<perf::Figure>& fi
   }
   fs::create_directories(dir);
   const std::string path = dir + "/perf.txt";
-  write_atomically(path, golden::write_perf(file));
+  files::write_atomically(path, golden::write_perf(file));
   out << "warpconf perf " << command << ": wrote " << path << " (" << file.figures.size()
       << " figures); `warpconf perf accept " << path << "` moves it to "
       << golden_dir(architecture_of(header.compute_capability), header.code_path) << "/perf.txt\n";
@@ -220,7 +215,8 @@ int accept(const PerfOptions& o, std::ostream& out) {
                        ": name the one to accept");
     pending = found.front();
   }
-  const PerfFile file = read_figures(pending);
+  const std::string text = golden::text::read_file(pending);  // what is checked is what is installed
+  const PerfFile file = figures_of(text, pending);
   const std::string dir =
       o.golden.empty() ? golden_dir(architecture_of(file.header.compute_capability), file.header.code_path) : o.golden;
   const std::string target = dir + "/perf.txt";
@@ -233,11 +229,21 @@ int accept(const PerfOptions& o, std::ostream& out) {
     for (const std::string& line : d.lines) out << "  " << line << "\n";
     out << "  worse by the rule " << d.worse << ", better " << d.better << " (one measurement each); only in the old "
         << d.only_a << ", only in the new " << d.only_b << "\n";
+    // A baseline's figures go only where the user says they are retired: never by a file that compared nothing.
+    if (!o.retire && (d.compared == 0 || d.only_a > 0)) {
+      out << "warpconf perf accept: refused: " << pending << " "
+          << (d.compared == 0 ? "shares no figure with " + target + ": nothing compared"
+                              : "lacks " + std::to_string(d.only_a) + " of the " + std::to_string(old.figures.size()) +
+                                    " figures of " + target + " (only in the old, above)")
+          << "; `--retire` retires them\n";
+      return 1;
+    }
   } else {
     out << "new baseline " << target << "\n";
   }
   fs::create_directories(dir);
-  fs::rename(pending, target);
+  files::write_atomically(target, text);
+  fs::remove(pending);
   std::error_code ignored;
   fs::remove(fs::path(pending).parent_path(), ignored);  // only once it is empty
   out << "warpconf perf accept: " << target << "\n";
@@ -364,7 +370,9 @@ int compare_with_baseline(const std::optional<PerfFile>& recorded, const std::st
       r = perf::perf_record(f, "compare", verdict);
     } else {
       const Compared& c = *it->second;
-      verdict = !c.baseline ? "not-recorded" : c.outcome == perf::Outcome::performance_change ? "performance-change" : "pass";
+      verdict = !c.baseline                                        ? "not-recorded"
+                : c.outcome == perf::Outcome::performance_change ? "performance-change"
+                                                                 : std::string(perf::measured_verdict(f));
       r = perf::perf_record(f, "compare", verdict);
       r["baseline"] = summary_json(c.baseline);
       if (c.baseline) r["baseline"]["file"] = baseline_path;

@@ -26,6 +26,7 @@ struct PerfOptions {
   std::string golden;              // accept: the folder it goes to (default golden/sm_XX, by its header)
   int repetitions = 30;
   bool strict = false;             // compare, diff: a performance change fails
+  bool retire = false;             // accept: the baseline's figures the pending file lacks may go
 };
 
 // One figure of a comparison: the baseline's, the first measurement and, where the first was
@@ -50,7 +51,8 @@ using Measure = std::function<std::vector<perf::Figure>(const perf::Options&)>;
 
 // Runs one perf command. Exit status (README.md, "Exit statuses"): 0; 1 when a kernel's result
 // disagreed with the model, a CUDA error, with --strict (or WARPCONF_PERF_STRICT=1) a performance
-// change, or when diff compared nothing (A and B share no figure); 2 on bad input (one line on
+// change, when diff compared nothing (A and B share no figure), or when accept refused a pending
+// file that shares no figure with the baseline or lacks some of its figures (without --retire); 2 on bad input (one line on
 // `err`), a perf.txt given or found that holds no figure included; 77 when compare finds no baseline
 // of this architecture and code path (or no GPU), or diff two files of different ones (not
 // recorded, never a pass).

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <set>
@@ -16,6 +15,7 @@
 #include "core/code_paths.hpp"
 #include "core/device.hpp"
 #include "core/environment.hpp"
+#include "core/files.hpp"
 #include "core/installation.hpp"
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
@@ -482,12 +482,7 @@ int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& er
       if (p == &here) here_lines = lines;
       file.probes.insert(file.probes.end(), lines.begin(), lines.end());
     }
-    {
-      std::ofstream os(path + ".partial", std::ios::binary | std::ios::trunc);
-      os << golden::write_contracts(file);
-      if (!os.flush()) throw UsageError("cannot write " + path + ".partial");
-    }
-    fs::rename(path + ".partial", path);
+    files::write_atomically(path, golden::write_contracts(file));
     // Only now, with every child done, may this process touch CUDA (the records' device fingerprint).
     // The other paths' warpconfs appended their own records.
     if (!here_lines.empty()) append_records(cases, here_lines, recorded, verify_path);

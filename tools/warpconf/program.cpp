@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/environment.hpp"
+#include "core/files.hpp"
 #include "core/numbers.hpp"
 #include "core/seed.hpp"
 #include "families/program/run.hpp"
@@ -137,11 +138,10 @@ int run_program_command(const ProgramArgs& a, std::ostream& out, std::ostream& e
     err << log.str();
     return s.status;
   }
-  std::ofstream file(a.out_file);
-  file << source;
-  file.close();
-  if (!file) {
-    print_error(err, "warpconf program", "--out: cannot write " + a.out_file);
+  try {
+    files::write_atomically(a.out_file, source);
+  } catch (const files::FileError& e) {
+    print_error(err, "warpconf program", std::string("--out: ") + e.what());
     return 2;
   }
   return s.status;

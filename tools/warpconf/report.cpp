@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <set>
 #include <sstream>
 
 #include "core/code_paths.hpp"
+#include "core/files.hpp"
 #include "core/numbers.hpp"
 #include "formats/text.hpp"
 
@@ -252,6 +252,8 @@ bool is_verdict(std::string_view verdict) {
   return std::find(std::begin(kVerdictOrder), std::end(kVerdictOrder), verdict) != std::end(kVerdictOrder);
 }
 
+bool is_check_verdict(std::string_view verdict) { return is_verdict(verdict) && verdict != "performance-change"; }
+
 int verdict_rank(std::string_view verdict) {
   for (size_t i = 0; i < std::size(kVerdictOrder); ++i)
     if (verdict == kVerdictOrder[i]) return static_cast<int>(i);
@@ -337,7 +339,6 @@ void RecordSink::add(const nlohmann::json& r) {
     return;
   }
   const std::string verdict = r["verdict"].get<std::string>();
-  verdict_rank(verdict);
   const FamilySums sums = sums_of(r);
   const nlohmann::json scenario = r.value("scenario", nlohmann::json::object());
   Cell& cell = report_.cells[{device, field_text(r, "family"), field_text(r, "intrinsic"), field_text(r, "type"), field_text(scenario, "scenes")}];
@@ -453,6 +454,8 @@ std::string summary_line(const Report& r) {
   // Compilers' bugs, apart from the GPU's: recorded ones pass a run, new ones fail the command that found them.
   if (const uint64_t n = checks(r.totals, "toolchain-bug")) part(n, "toolchain bug", "toolchain bugs");
   if (!r.perf.empty()) part(perf_count(r, "performance-change"), "performance change", "performance changes");
+  if (const uint64_t n = perf_count(r, "costlier-than-raw"))
+    part(n, "library call costlier than its raw intrinsic", "library calls costlier than their raw intrinsics");
   return line;
 }
 
@@ -677,16 +680,9 @@ Report parse_report(std::string_view text, const std::string& name) {
 
 void write_report_files(const Report& r, const std::string& dir) {
   const auto write = [&dir](const char* file, const auto& body) {
-    const fs::path path = fs::path(dir) / file, partial = path.string() + ".partial";
-    {
-      std::ofstream os(partial, std::ios::binary | std::ios::trunc);
-      if (!os) throw UsageError("cannot write " + partial.string());
-      body(os);
-      if (!os.flush()) throw UsageError("cannot write " + partial.string());
-    }
-    std::error_code error;
-    fs::rename(partial, path, error);
-    if (error) throw UsageError("cannot rename " + partial.string() + ": " + error.message());
+    std::ostringstream os;
+    body(os);
+    files::write_atomically((fs::path(dir) / file).string(), os.str());
   };
   // Test output and names may hold bytes that are not UTF-8: replaced, not a reason to lose the report.
   write("report.json", [&r](std::ostream& os) {

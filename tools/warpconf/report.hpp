@@ -28,17 +28,22 @@ inline constexpr double kMostSeconds = 1e12;
 
 // Verdicts from worst to best: a cell's verdict is the worst of its checks'. Planted bugs that were
 // caught rank with a pass, `not-recorded` (nothing compared, never a pass) just above it; a
-// performance change (perf figures only) ranks with a behaviour change: a finding, not a failure.
+// performance change and a library call that costs more than its raw intrinsic (perf figures only)
+// rank with a behaviour change, and a compiler's bug that is recorded (toolchain-bugs.txt) after them:
+// findings, not failures.
 inline constexpr const char* kVerdictOrder[] = {
     "error",           "conformance-failure", "nothing-compared", "planted-missed", "behaviour-change",
-    "performance-change", "toolchain-bug",    "known-deviation",  "not-recorded",   "planted-caught", "pass",
-    "not-supported"};
+    "performance-change", "costlier-than-raw", "toolchain-bug",    "known-deviation", "not-recorded", "planted-caught",
+    "pass",               "not-supported"};
 inline constexpr const char* kVerdictRule =
     "A cell's verdict is the worst of its checks': error > conformance-failure > nothing-compared > planted-missed > "
-    "behaviour-change > performance-change > toolchain-bug > known-deviation > not-recorded > planted-caught > pass > not-supported";
+    "behaviour-change > performance-change > costlier-than-raw > toolchain-bug > known-deviation > not-recorded > "
+    "planted-caught > pass > not-supported";
 
 // Whether `verdict` is one of kVerdictOrder.
 bool is_verdict(std::string_view verdict);
+// Whether a check record may have `verdict`: one of kVerdictOrder but performance-change, a perf figure's alone.
+bool is_check_verdict(std::string_view verdict);
 // Position in kVerdictOrder; throws UsageError for a verdict this build does not know.
 int verdict_rank(std::string_view verdict);
 
@@ -159,8 +164,8 @@ struct Report {
   void merge(const Report& other);
 };
 
-// Turns result records into a report, one at a time: a check belongs to the device of the last
-// device record of its process.
+// Turns result records, as a RecordReader hands them over (checked), into a report, one at a time:
+// a check belongs to the device of the last device record of its process.
 class RecordSink {
  public:
   // `variant`: sass, jit or sanitize where the run says so; "" takes it from the code path.
@@ -244,8 +249,9 @@ Report parse_report(std::string_view text, const std::string& name);
 void write_markdown(const Report&, std::ostream&);
 void write_html(const Report&, std::ostream&);
 
-// Writes report.json, report.md and report.html into `dir`, each as a .partial file renamed over
-// the old one, so that a reader never sees half a report. Throws UsageError when it cannot.
+// Writes report.json, report.md and report.html into `dir`, each by files::write_atomically (a
+// .partial file renamed over the old one), so that a reader never sees half a report. Throws
+// UsageError when it cannot.
 void write_report_files(const Report&, const std::string& dir);
 
 // The git describe of the sources this warpconf was configured from.

@@ -27,6 +27,7 @@ constexpr Style kStyles[] = {
     {"planted-missed", "#ad1457", "#fff", "\u2298"},
     {"behaviour-change", "#f9a825", "#000", "\u0394"},
     {"performance-change", "#ffcc80", "#000", "\u2193"},
+    {"costlier-than-raw", "#ffe0b2", "#000", "\u2191"},
     {"toolchain-bug", "#8d6e63", "#fff", "\u2699"},
     {"known-deviation", "#4fc3f7", "#000", "\u2248"},
     {"not-recorded", "#f5f5f5", "#555", "?"},

@@ -5,11 +5,12 @@
 #include <charconv>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
 #include "core/code_paths.hpp"
+#include "core/files.hpp"
 #include "core/numbers.hpp"
 #include "formats/text.hpp"
 
@@ -206,21 +207,31 @@ fs::path report_file(const std::string& path) {
   return fs::is_directory(path) ? fs::path(path) / "report.json" : fs::path(path);
 }
 
+// What a report holds of each device it can tell apart (one with a UUID): its checks (cells,
+// deviations, behaviour changes, contract probes) and its perf figures, by device id. A GPU's
+// conformance and perf runs hold different parts of it; a device's part in two reports (one of them
+// a merged report that holds it already) would count twice.
+std::map<std::string, std::set<std::string>> device_parts(const Report& r) {
+  std::map<std::string, std::set<std::string>> parts;
+  const auto add = [&](const std::string& device, const char* part) {
+    const auto it = r.devices.find(device);
+    if (it != r.devices.end() && !it->second.uuid.empty()) parts[device].insert(part);
+  };
+  for (const auto& [key, cell] : r.cells) add(cell.device, "checks");
+  for (const auto& [key, d] : r.deviations) add(d.device, "checks");
+  for (const BehaviourChange& b : r.behaviour_changes) add(b.device, "checks");
+  for (const Contract& c : r.contracts) add(c.device, "checks");
+  for (const PerfFigure& f : r.perf) add(f.device, "perf figures");
+  return parts;
+}
+
 nlohmann::json report_json(const fs::path& file) {
-  nlohmann::json j = nlohmann::json::parse(read_file(file.string()), nullptr, false);
+  nlohmann::json j = nlohmann::json::parse(files::read_input(file.string()), nullptr, false);
   if (j.is_discarded()) throw UsageError(file.string() + ": not JSON");
   return j;
 }
 
 }  // namespace
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::optional<TestResult> CtestProgress::line(std::string_view text) {
   std::string l(text);
@@ -336,8 +347,7 @@ Report report_from_results(const std::string& path, const std::vector<std::strin
   const bool is_dir = fs::is_directory(path);
   const fs::path results = is_dir ? fs::path(path) / "results.jsonl" : fs::path(path);
   const fs::path dir = is_dir ? fs::path(path) : results.has_parent_path() ? results.parent_path() : fs::path(".");
-  std::ifstream in(results, std::ios::binary);
-  if (!in) throw UsageError("cannot read " + results.string());
+  files::InputFile in(results.string());
   Report r;
   r.run.warpconf = warpconf_version();
   r.run.command = "report";
@@ -351,7 +361,7 @@ Report report_from_results(const std::string& path, const std::vector<std::strin
     const fs::path lines = fs::exists(progress) ? progress : log;
     if (!fs::exists(lines)) continue;
     CtestProgress ctest;
-    const std::vector<TestResult> tests = tests_of(read_file(lines.string()), lines.string(), round, ctest);
+    const std::vector<TestResult> tests = tests_of(files::read_input(lines.string()), lines.string(), round, ctest);
     r.tests.insert(r.tests.end(), tests.begin(), tests.end());
     if (!tests.empty()) last_test = tests.back().name;
     r.run.rounds.push_back({round, "", ctest.summary()});
@@ -360,7 +370,7 @@ Report report_from_results(const std::string& path, const std::vector<std::strin
       in_flight.insert(ctest.in_flight().begin(), ctest.in_flight().end());
     }
     const fs::path junit = fs::path(round_dir) / "junit.xml";
-    annotate_from_junit(r.tests, round, fs::exists(junit) ? read_file(junit.string()) : "");
+    annotate_from_junit(r.tests, round, fs::exists(junit) ? files::read_input(junit.string()) : "");
   }
   std::set<std::string> paths;  // the code paths whose tests ran: <path>/<suite>, sass's unprefixed
   for (const TestResult& t : r.tests) {
@@ -378,10 +388,7 @@ Report report_from_results(const std::string& path, const std::vector<std::strin
     sink.add(record);
   };
   RecordReader reader(results.string());
-  std::string chunk(1 << 16, '\0');
-  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
-    reader.feed(std::string_view(chunk.data(), static_cast<size_t>(in.gcount())), each);
-  if (const int line = reader.finish(each))
+  if (const int line = reader.read_all(in, each))
     cut.push_back(results.string() + " line " + std::to_string(line) + " is cut off mid-record");
   if (reader.lines() == 0 && r.tests.empty())
     throw UsageError(results.string() + ": no record, and no test in a ctest file beside it: nothing to report");
@@ -447,6 +454,7 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
     require_utf8_path("--out", out_dir);
     for (const std::string& path : paths) require_utf8_path("the report", path);
     std::vector<std::pair<fs::path, nlohmann::json>> read;  // each report's file and JSON
+    std::map<std::pair<std::string, std::string>, fs::path> given;  // (device id, part) -> the report that gave it
     for (const std::string& path : paths) {
       const fs::path file = report_file(path);
       nlohmann::json j = report_json(file);
@@ -461,6 +469,13 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
       // makes the merged report aborted too.
       if (r.cells.empty() && r.tests.empty() && r.perf.empty() && r.aborted.is_null())
         throw UsageError(file.string() + ": no check, test or perf figure: nothing to merge");
+      for (const auto& [device, parts] : device_parts(r))
+        for (const std::string& part : parts) {
+          const auto [earlier, first] = given.emplace(std::make_pair(device, part), file);
+          if (!first)
+            throw UsageError(file.string() + ": the " + part + " of " + r.devices.at(device).name + " (" + device +
+                             ") are in " + earlier->second.string() + " too: they would count twice");
+        }
       for (TestResult& t : r.tests) t.source = path;
       try {
         merged.merge(r);

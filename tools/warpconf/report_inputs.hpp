@@ -15,9 +15,6 @@
 
 namespace wc::cli {
 
-// A whole file; throws UsageError when it cannot be read.
-std::string read_file(const std::string& path);
-
 // Reads ctest's output a line at a time.
 class CtestProgress {
  public:

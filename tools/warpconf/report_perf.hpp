@@ -18,8 +18,10 @@
 namespace wc::cli {
 
 // The verdicts of a perf record, worst first. A WRONG kernel is a conformance failure; a
-// performance change is its own verdict and no failure (a run fails on it only with --strict).
-inline constexpr const char* kPerfVerdicts[] = {"conformance-failure", "performance-change", "not-recorded", "pass",
+// performance change is its own verdict and no failure (a run fails on it only with --strict), and so
+// is a library call whose timed loop holds more instructions a call than its raw intrinsic's.
+inline constexpr const char* kPerfVerdicts[] = {"conformance-failure", "performance-change", "costlier-than-raw",
+                                                "not-recorded", "pass",
                                                 "not-supported"};
 
 inline constexpr const char* kPerfRule =

@@ -8,7 +8,12 @@
 namespace wc::cli {
 
 // The GPU slots of a resource spec (WARPCONF_GPU_SLOTS, 8 by default, on each GPU):
-// {"local": [{"gpus": [{"id": "0", "slots": 8}, ...]}]}. Throws UsageError naming `name` for anything else.
+// {"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "0", "slots": 8}, ...]}]}.
+// Refuses, with a UsageError naming `name`, what ctest refuses (CTest's resource spec format 1.0: a
+// version 1.0; "local" an array of at most one object; each member of it named like a resource type,
+// [a-z_][a-z0-9_]*, an array of objects with an "id" of [a-z0-9_]+ and "slots", where given, a whole
+// number from 0 to 2^32 - 1, else 1) and what would leave the GPU tests unrun: no "gpus", or a GPU
+// without a slot. The slots add up to at least 1.
 int spec_slots(std::istream& in, const std::string& name);
 
 }  // namespace wc::cli

@@ -11,6 +11,8 @@
 #include "core/records.hpp"
 #include "formats/text.hpp"
 #include "warpconf/json_fields.hpp"
+#include "warpconf/report.hpp"
+#include "warpconf/report_perf.hpp"
 
 namespace wc::cli {
 namespace {
@@ -20,8 +22,10 @@ void add_counts(std::map<std::string, uint64_t>& into, const std::map<std::strin
 }
 
 // The members that warpconf's readers of records use have the shapes docs/results-schema.md gives
-// them (the others are not read); a record of another schema or kind is refused.
-void check_record(const JsonObject& r) {
+// them (the others are not read), a check's verdict and a perf figure are ones a report holds; a
+// record of another schema or kind is refused.
+void check_record(const nlohmann::json& record) {
+  const JsonObject r(record, "");
   const std::string schema = r.text("schema");
   if (schema != check::kResultsSchema)
     throw UsageError("schema " + golden::text::quote(schema) + ", this warpconf reads " +
@@ -41,7 +45,8 @@ void check_record(const JsonObject& r) {
     for (const char* key : {"ptx_version", "binary_version"}) build.expect(key, Shape::integer);
   } else if (kind == "check") {
     r.text("family");
-    r.text("verdict");
+    if (!is_check_verdict(r.text("verdict")))
+      throw UsageError("unknown verdict " + golden::text::quote(r.text("verdict")));
     for (const char* key : {"intrinsic", "type", "replay", "reason"}) r.expect(key, Shape::text);
     r.expect("seed", Shape::text, true);
     r.expect("cases", Shape::count);
@@ -65,6 +70,7 @@ void check_record(const JsonObject& r) {
   } else if (kind == "perf") {
     r.text("id");
     r.text("verdict");
+    perf_figure_of(record, "");  // its verdict, metric and figures are ones a report can hold
   } else {
     throw UsageError("unknown record " + golden::text::quote(kind));
   }
@@ -104,27 +110,57 @@ FamilySums sums_of(const nlohmann::json& r) {
   }
   s.verdicts[r["verdict"].get<std::string>()] = 1;
   for (const auto& d : r.value("known_deviations", nlohmann::json::array()))
-    s.deviation_lanes[d.value("id", "?")] += d.value("lanes", uint64_t{0});
+    add_count(s.deviation_lanes[d.value("id", "?")], d.value("lanes", uint64_t{0}));
   return s;
 }
 
 void RecordReader::feed(std::string_view bytes, const Each& each, const Refuse& refuse) {
-  for (size_t end; (end = bytes.find('\n')) != std::string_view::npos; bytes.remove_prefix(end + 1)) {
-    partial_.append(bytes.substr(0, end));
+  while (!bytes.empty()) {
+    const size_t end = bytes.find('\n');
+    const std::string_view piece = bytes.substr(0, end);
+    if (!overlong_ && partial_.size() + piece.size() > kMostRecordBytes) refuse_overlong(refuse);
+    if (!overlong_) partial_.append(piece);
+    if (end == std::string_view::npos) return;
+    bytes.remove_prefix(end + 1);
+    if (overlong_) {
+      overlong_ = false;
+      continue;
+    }
     const std::string whole = std::move(partial_);
     partial_.clear();
     take(whole, each, refuse);
   }
-  partial_.append(bytes);
+}
+
+void RecordReader::refuse_overlong(const Refuse& refuse) {
+  ++lines_;
+  overlong_ = true;
+  const std::string why = name_ + ":" + std::to_string(lines_) + ": a line longer than " + kMostRecordWords +
+                          ", which no record is";
+  const std::string start = partial_.substr(0, 200);
+  partial_.clear();
+  if (!refuse) throw UsageError(why);
+  refuse(start, why);
 }
 
 int RecordReader::finish(const Each& each, const Refuse& refuse) {
+  if (overlong_) {  // refused when it passed the bound
+    overlong_ = false;
+    return 0;
+  }
   if (partial_.empty()) return 0;
   const std::string last = std::move(partial_);
   partial_.clear();
   if (nlohmann::json::parse(last, nullptr, false).is_discarded()) return ++lines_;
   take(last, each, refuse);
   return 0;
+}
+
+int RecordReader::read_all(std::istream& in, const Each& each) {
+  std::string chunk(1 << 16, '\0');
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
+    feed(std::string_view(chunk.data(), static_cast<size_t>(in.gcount())), each);
+  return finish(each);
 }
 
 void RecordReader::take(const std::string& text, const Each& each, const Refuse& refuse) {
@@ -144,7 +180,7 @@ void RecordReader::line(const std::string& text, const Each& each) {
   const nlohmann::json r = nlohmann::json::parse(text, nullptr, false);
   if (r.is_discarded() || !r.is_object()) throw UsageError(where + "not a JSON object");
   try {
-    check_record(JsonObject(r, ""));
+    check_record(r);
     each(r);
   } catch (const UsageError& e) {
     throw UsageError(where + e.what());  // what the record or its consumer got wrong, at its line
@@ -188,10 +224,7 @@ ResultsSummary summarize_results(std::istream& in, const std::string& name) {
     summary.total.add(s);
   };
   RecordReader reader(name);
-  std::string chunk(1 << 16, '\0');
-  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
-    reader.feed(std::string_view(chunk.data(), static_cast<size_t>(in.gcount())), each);
-  if (const int cut = reader.finish(each))
+  if (const int cut = reader.read_all(in, each))
     throw UsageError(name + ":" + std::to_string(cut) + ": a record cut off mid-way (its writer was killed?)");
   if (reader.lines() == 0) throw UsageError(name + ": no records");
   return summary;

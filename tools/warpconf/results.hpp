@@ -16,10 +16,16 @@ namespace wc::cli {
 
 inline constexpr const char* kLaneClasses[] = {"defined", "ptx-defined", "undefined", "not-called"};
 
+// The longest line of a results file read, "16 MiB" in words: no record is near it, and a reader
+// handed an endless line (/dev/zero) stops there.
+inline constexpr size_t kMostRecordBytes = size_t{16} << 20;
+inline constexpr const char* kMostRecordWords = "16 MiB";
+
 // Reads a results file's lines as they arrive, each checked to be a `device`, `check` or `perf`
-// record of the schema this build reads, its members of the shapes the readers use; throws
-// UsageError naming the file, line and member for anything else, and for a UsageError that `each`
-// throws.
+// record of the schema this build reads, its members of the shapes and values the readers use (a
+// known verdict, a perf figure that reports can hold); throws UsageError naming the file, line and
+// member for anything else, a line longer than kMostRecordBytes included, and for a UsageError that
+// `each` throws. Every command that reads results (results, report, run) reads them through it.
 class RecordReader {
  public:
   using Each = std::function<void(const nlohmann::json&)>;
@@ -34,13 +40,17 @@ class RecordReader {
   // record; one cut off mid-way (its writer was killed) is not, and its line number is returned.
   // 0 when nothing was cut off.
   int finish(const Each& each, const Refuse& refuse = nullptr);
+  // feed() every byte of `in`, then finish().
+  int read_all(std::istream& in, const Each& each);
   int lines() const { return lines_; }  // lines read, a cut-off one included
 
  private:
   void take(const std::string&, const Each&, const Refuse&);
   void line(const std::string&, const Each&);
+  void refuse_overlong(const Refuse&);
   std::string name_, partial_;
   int lines_ = 0;
+  bool overlong_ = false;  // the line being read passed kMostRecordBytes: skipped to its end
 };
 
 // The sums of the check records of one family, or of all.
@@ -67,8 +77,9 @@ void add_count(uint64_t& into, uint64_t n);
 // The counts of one check record.
 FamilySums sums_of(const nlohmann::json& check);
 
-// Reads a results file; throws UsageError naming the line for anything that is not a record of
-// the schema this build writes, a last line cut off mid-way included.
+// Reads a results file (a files::InputFile for a file named on the command line); throws UsageError
+// naming the line for anything that is not a record of the schema this build writes, a last line
+// cut off mid-way included.
 ResultsSummary summarize_results(std::istream&, const std::string& name);
 
 void print_results_text(const ResultsSummary&, std::ostream&);

@@ -19,6 +19,7 @@
 #include <set>
 
 #include "core/code_paths.hpp"
+#include "core/files.hpp"
 #include "core/installation.hpp"
 #include "core/numbers.hpp"
 #include "core/process.hpp"
@@ -91,7 +92,9 @@ fs::path own_tests() {
 
 // The value of `key` (CMAKE_COMMAND, ...) in the CMakeCache.txt of `build`; empty where it has none.
 std::string cache_value(const fs::path& build, const std::string& key) {
-  std::ifstream cache(build / "CMakeCache.txt");
+  std::error_code error;
+  if (!fs::exists(build / "CMakeCache.txt", error)) return "";  // a bundle has none
+  files::InputFile cache((build / "CMakeCache.txt").string());
   const std::string prefix = key + ":INTERNAL=";
   for (std::string line; std::getline(cache, line);)
     if (line.rfind(prefix, 0) == 0) return line.substr(prefix.size());
@@ -176,8 +179,8 @@ struct TestTree {
 TestTree test_tree(const RunOptions& o) {
   fs::path dir = fs::absolute(o.build_dir.empty() ? own_tests() : fs::path(o.build_dir)).lexically_normal();
   if (!dir.has_filename()) dir = dir.parent_path();  // "dir/" is dir, whose parent is looked at next
-  if (fs::exists(dir / check::kBundleMarker)) return {dir / "tests", true};
-  return {dir, fs::exists(dir.parent_path() / check::kBundleMarker)};
+  if (check::is_bundle(dir)) return {dir / "tests", true};
+  return {dir, check::is_bundle(dir.parent_path())};
 }
 
 // Every finished test's output, as ctest logs it in <test dir>/Testing/Temporary/LastTest.log, which is
@@ -238,8 +241,8 @@ Settings resolve(const RunOptions& o, std::ostream& out) {
   }
   s.spec = fs::exists(s.build / "resources.json");
   if (s.spec) {
-    std::ifstream spec(s.build / "resources.json");
-    s.jobs = std::max(1, spec_slots(spec, (s.build / "resources.json").string()));  // as many as the GPUs take at once
+    files::InputFile spec((s.build / "resources.json").string());
+    s.jobs = spec_slots(spec, spec.path());  // as many as the GPUs take at once
   }
   return s;
 }
@@ -435,7 +438,7 @@ bool Runner::round(int number, const std::string& seed, const fs::path& jit_cach
       report_.tests.push_back({name, "failed", "its end line in ctest.log was not read", 0, number, "", "", ""});
     in_flight_.clear();
   }
-  annotate_from_junit(report_.tests, number, fs::exists(dir / "junit.xml") ? read_file((dir / "junit.xml").string()) : "");
+  annotate_from_junit(report_.tests, number, fs::exists(dir / "junit.xml") ? files::read_input((dir / "junit.xml").string()) : "");
   ingest();
   if (stop_.cause.empty() && WIFSIGNALED(status))
     stop_ = {"ctest", WTERMSIG(status), "ctest was killed by signal " + std::to_string(WTERMSIG(status))};
@@ -529,8 +532,9 @@ void Runner::line(const std::string& text, CtestProgress& progress, int number) 
 
 // The records appended since the last call; a line still being written waits for the next.
 void Runner::ingest() {
-  std::ifstream in(s_.out / "results.jsonl", std::ios::binary);
-  if (!in) return;
+  std::error_code error;
+  if (!fs::exists(s_.out / "results.jsonl", error)) return;  // no record yet
+  files::InputFile in((s_.out / "results.jsonl").string());
   in.seekg(static_cast<std::streamoff>(offset_));
   std::string chunk(1 << 16, '\0');
   while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/environment.hpp"
+#include "core/files.hpp"
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
@@ -288,10 +289,12 @@ FindingVerdicts findings_against_bugs_file(const ToolchainArgs& a, const std::op
     file.recorded = check::utc_now();
     file.bugs = now;
     try {
-      const std::string text = toolchain::write_bugs(file);
-      std::ofstream written(a.record);
-      if (!(written << text)) throw std::invalid_argument("cannot write " + a.record);
+      files::write_atomically(a.record, toolchain::write_bugs(file));
     } catch (const std::invalid_argument& e) {
+      print_error(err, kCommand, std::string("--record: ") + e.what());
+      v.status = 2;
+      return v;
+    } catch (const files::FileError& e) {
       print_error(err, kCommand, std::string("--record: ") + e.what());
       v.status = 2;
       return v;

@@ -1,6 +1,7 @@
 // core/files.hpp: what an input file may be (a file, a pipe, a character device; never a
 // directory), how much of it is read, and writes that are whole or not at all.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -92,6 +93,29 @@ TEST(WriteAtomically, replaces_the_file_whole_and_leaves_nothing_beside_it) {
     ADD_FAILURE() << "wrote into a folder that does not exist";
   } catch (const files::FileError& e) {
     EXPECT_EQ(std::string(e.what()), (dir / "no-such-folder" / "x").string() + ": cannot write: No such file or directory");
+  }
+}
+
+// What is there and no regular file is written into, never replaced by one: renamed over, /dev/full
+// became a regular file when the tests ran as root. A pipe in a fresh folder stands for the device.
+TEST(WriteAtomically, writes_into_a_pipe_and_leaves_it_a_pipe) {
+  const fs::path dir = harness::fresh_test_dir("files-write-pipe");
+  const std::string pipe = (dir / "pipe").string();
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
+  const int reader = ::open(pipe.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  files::write_atomically(pipe, "through\n");
+  char got[16] = {};
+  EXPECT_EQ(::read(reader, got, sizeof got), 8);
+  ::close(reader);
+  EXPECT_EQ(std::string(got), "through\n");
+  EXPECT_EQ(fs::status(pipe).type(), fs::file_type::fifo);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1) << "no .partial file left";
+  try {
+    files::write_atomically(dir.string(), "text");
+    ADD_FAILURE() << "wrote over a folder";
+  } catch (const files::FileError& e) {
+    EXPECT_EQ(std::string(e.what()), dir.string() + ": cannot write: it is a folder");
   }
 }
 

@@ -6,12 +6,12 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <thread>
 
 #include "core/environment.hpp"
+#include "core/files.hpp"
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
@@ -103,17 +103,14 @@ int emit_program(const ToolchainArgs& a, std::ostream& out, std::ostream& err) {
     }
     return 0;
   }
-  fs::create_directories(a.out);
   std::vector<std::pair<std::string, std::string>> files{{"kernel.ptx", ptx}, {"repro.cu", cu}, {"program.txt", text}};
   if (!planted.empty()) files.emplace_back("planted.ptx", planted);
-  for (const auto& [name, content] : files) {
-    std::ofstream file(fs::path(a.out) / name);
-    file << content;
-    file.close();
-    if (!file) {
-      print_error(err, kCommand, "--out: cannot write " + (fs::path(a.out) / name).string());
-      return 2;
-    }
+  try {
+    fs::create_directories(a.out);
+    for (const auto& [name, content] : files) files::write_atomically((fs::path(a.out) / name).string(), content);
+  } catch (const files::FileError& e) {
+    print_error(err, kCommand, std::string("--out: ") + e.what());
+    return 2;
   }
   out << "wrote kernel.ptx, repro.cu and program.txt" << (planted.empty() ? "" : " and planted.ptx") << " in " << a.out << "\n";
   return 0;
@@ -172,8 +169,18 @@ void print_finding(const program::TriagedFinding& t, bool recorded, bool planted
         << " to " << t.statements_after << " statements and " << t.lines_before << " to " << t.lines_after << " PTX lines in "
         << t.rounds << " rounds (" << t.candidates << " candidates)" << (t.stopped_by_limit ? ", stopped by the time limit" : "")
         << "\n";
-  out << "    reproducer: " << folder << "\n    replay: " << program::replay_line(t.id, t.finding.levels, planted ? program::PtxPlant::uniform_counter : program::PtxPlant::none)
-      << "\n";
+  // The replay runs a reference level too (-O0 of the compiler that disagrees): without one the oracle's
+  // words would be held to no level.
+  std::vector<ToolchainPath> replay_levels = t.finding.levels;
+  const bool offline = std::any_of(replay_levels.begin(), replay_levels.end(),
+                                   [](ToolchainPath p) { return p.compiler == toolchain::Compiler::ptxas; });
+  const ToolchainPath reference =
+      toolchain::toolchain_path_from_name(t.finding.reference)
+          .value_or(ToolchainPath{offline ? toolchain::Compiler::ptxas : toolchain::Compiler::driver_jit, 0});
+  if (std::find(replay_levels.begin(), replay_levels.end(), reference) == replay_levels.end()) replay_levels.push_back(reference);
+  std::sort(replay_levels.begin(), replay_levels.end());
+  out << "    reproducer: " << folder << "\n    replay: "
+      << program::replay_line(t.id, replay_levels, planted ? program::PtxPlant::uniform_counter : program::PtxPlant::none) << "\n";
 }
 
 // The finding's folder: the toolchain's reproducer (kernel.ptx, repro.cu, NOTES.txt, the SASS), the
@@ -181,15 +188,15 @@ void print_finding(const program::TriagedFinding& t, bool recorded, bool planted
 void write_finding(const std::string& dir, const program::TriagedFinding& t, const std::vector<ToolchainPath>& paths,
                    const toolchain::Versions& versions, const toolchain::RunOptions& o, program::PtxPlant plant) {
   if (fs::exists(fs::path(dir) / "NOTES.txt")) return;
-  toolchain::write_reproducer(dir, t.finding, t.minimal_ptx, t.minimal_kernel, t.outputs, versions, o.where);
-  std::ofstream notes(fs::path(dir) / "NOTES.txt", std::ios::app);
+  std::ostringstream notes;
   notes << "\nrandom program: " << program::reproducer_name(t.id) << "\nrun again: " << program::replay_line(t.id, paths, plant)
         << "\nemit: " << program::replay_line(t.id, {}) << " --emit --out DIR\n";
   if (t.shrunk)
     notes << "shrunk from " << t.statements_before << " to " << t.statements_after << " statements, then from " << t.lines_before
           << " to " << t.lines_after << " PTX lines" << (t.ptx_shrunk ? " (kernel.ptx: the oracle no longer applies)" : "") << "\n";
   notes << "\nthe program" << (t.shrunk ? " after the statement-level shrink" : "") << ":\n" << program::to_text(t.minimal);
-  std::ofstream(fs::path(dir) / "program.txt") << program::to_text(t.minimal);
+  toolchain::write_reproducer(dir, t.finding, t.minimal_ptx, t.minimal_kernel, t.outputs, versions, o.where, notes.str());
+  files::write_atomically((fs::path(dir) / "program.txt").string(), program::to_text(t.minimal));
 }
 
 check::CheckInfo path_info(const program::FuzzOptions& fo, uint64_t programs, ToolchainPath path, program::PtxPlant plant) {

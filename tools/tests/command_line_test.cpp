@@ -87,6 +87,8 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{{"toolchain", "--random", "--plant", "hoist"}, "warpconf toolchain: --plant hoist: want uniform-counter"},
         Refused{{"toolchain", "--random", "--plant", "uniform-counter", "--verify"},
                 "warpconf toolchain: --record and --verify take the programs as generated: not with --plant"},
+        Refused{{"toolchain", "--random", "--compile-only", "--plant", "uniform-counter"},
+                "warpconf toolchain: --plant is caught in what runs: not with --compile-only"},
         Refused{{"toolchain", "--random", "--programs-per-module", "0"},
                 "warpconf toolchain: --programs-per-module: '0' is not a decimal number from 1 to 4096"},
         Refused{{"toolchain", "--random", "--emit"}, "warpconf toolchain: --emit requires --index"},

@@ -225,6 +225,7 @@ int run_random_programs(const ToolchainArgs& a, const toolchain::RunOptions& giv
     plant = plant_of(a);
     if (plant != program::PtxPlant::none && (!a.record.empty() || a.verify))
       throw UsageError("--record and --verify take the programs as generated: not with --plant");
+    if (plant != program::PtxPlant::none && a.compile_only) throw UsageError("--plant is caught in what runs: not with --compile-only");
     if (a.emit) return emit_program(a, out, err);
     if (!a.index && a.count && *a.count - 1 > UINT64_MAX - a.first)
       throw UsageError("--first " + std::to_string(a.first) + " --count " + std::to_string(*a.count) + ": the last index would pass 2^64-1");

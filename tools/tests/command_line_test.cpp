@@ -78,7 +78,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(CommandLine, program_emit_says_where_its_file_could_not_be_written) {
   const CliRun r = run_cli({"program", "--seed", "0x10", "--index", "3", "--emit", "--out", "/dev/full"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "warpconf program: --out: cannot write /dev/full\n");
+  EXPECT_EQ(r.err, "warpconf program: --out: /dev/full: cannot write: No space left on device\n");
 }
 
 // After `--` the words are ctest's, which may repeat or be empty.

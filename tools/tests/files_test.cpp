@@ -95,6 +95,27 @@ TEST(WriteAtomically, replaces_the_file_whole_and_leaves_nothing_beside_it) {
   }
 }
 
+// A pipe or a device is written into, never replaced by a file (as root the rename put a regular file
+// where /dev/full was); a symbolic link stays a link to the new text.
+TEST(WriteAtomically, writes_into_a_pipe_and_through_a_link_leaving_both_in_place) {
+  const fs::path dir = harness::fresh_test_dir("files-write-special");
+  const std::string fifo = (dir / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&fifo, &got] { got = files::read_input(fifo); });
+  files::write_atomically(fifo, "through the pipe\n");
+  reader.join();
+  EXPECT_EQ(got, "through the pipe\n");
+  EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo)));
+
+  files::write_atomically((dir / "file").string(), "old\n");
+  fs::create_symlink(dir / "file", dir / "link");
+  files::write_atomically((dir / "link").string(), "new\n");
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir / "link")));
+  EXPECT_EQ(text_of((dir / "file").string()), "new\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 3) << "no .partial file left";
+}
+
 // The second write fails (its folder is missing): the first file gets its old text back, and a new
 // one goes again.
 TEST(WriteAllOrNothing, a_write_that_fails_puts_back_every_file_written_before_it) {

@@ -1,7 +1,6 @@
 // core/files.hpp: what an input file may be (a file, a pipe, a character device; never a
 // directory), how much of it is read, and writes that are whole or not at all.
 #include <gtest/gtest.h>
-#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -96,27 +95,25 @@ TEST(WriteAtomically, replaces_the_file_whole_and_leaves_nothing_beside_it) {
   }
 }
 
-// What is there and no regular file is written into, never replaced by one: renamed over, /dev/full
-// became a regular file when the tests ran as root. A pipe in a fresh folder stands for the device.
-TEST(WriteAtomically, writes_into_a_pipe_and_leaves_it_a_pipe) {
-  const fs::path dir = harness::fresh_test_dir("files-write-pipe");
-  const std::string pipe = (dir / "pipe").string();
-  ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
-  const int reader = ::open(pipe.c_str(), O_RDONLY | O_NONBLOCK);
-  ASSERT_GE(reader, 0);
-  files::write_atomically(pipe, "through\n");
-  char got[16] = {};
-  EXPECT_EQ(::read(reader, got, sizeof got), 8);
-  ::close(reader);
-  EXPECT_EQ(std::string(got), "through\n");
-  EXPECT_EQ(fs::status(pipe).type(), fs::file_type::fifo);
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1) << "no .partial file left";
-  try {
-    files::write_atomically(dir.string(), "text");
-    ADD_FAILURE() << "wrote over a folder";
-  } catch (const files::FileError& e) {
-    EXPECT_EQ(std::string(e.what()), dir.string() + ": cannot write: it is a folder");
-  }
+// A pipe or a device is written into, never replaced by a file (as root the rename put a regular file
+// where /dev/full was); a symbolic link stays a link to the new text.
+TEST(WriteAtomically, writes_into_a_pipe_and_through_a_link_leaving_both_in_place) {
+  const fs::path dir = harness::fresh_test_dir("files-write-special");
+  const std::string fifo = (dir / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&fifo, &got] { got = files::read_input(fifo); });
+  files::write_atomically(fifo, "through the pipe\n");
+  reader.join();
+  EXPECT_EQ(got, "through the pipe\n");
+  EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo)));
+
+  files::write_atomically((dir / "file").string(), "old\n");
+  fs::create_symlink(dir / "file", dir / "link");
+  files::write_atomically((dir / "link").string(), "new\n");
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir / "link")));
+  EXPECT_EQ(text_of((dir / "file").string()), "new\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 3) << "no .partial file left";
 }
 
 // The second write fails (its folder is missing): the first file gets its old text back, and a new

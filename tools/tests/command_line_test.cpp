@@ -3,6 +3,9 @@
 // twice are bad input, refused with one line before any work; and the parsed value is the one given.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -72,13 +75,62 @@ INSTANTIATE_TEST_SUITE_P(
                 "with at most 3 decimals"},
         Refused{{"run", "--budget", "soak", "--soak-minutes", "inf"},
                 "warpconf run: --soak-minutes: 'inf' is not a number of minutes from 0.001 to 100000, decimal with at "
-                "most 3 decimals"}));
+                "most 3 decimals"},
+        // toolchain --random: its options, each refused before anything compiles or looks for a GPU.
+        Refused{{"toolchain", "--known", "--random"}, "warpconf toolchain: --known excludes --random"},
+        Refused{{"toolchain", "--known", "--seed", "5"}, "warpconf toolchain: --seed requires --random"},
+        Refused{{"toolchain", "--random", "--count", "0"}, "warpconf toolchain: --count: '0' is not a decimal number from 1 to 100000"},
+        Refused{{"toolchain", "--random", "--first", "18446744073709551615", "--count", "2"},
+                "warpconf toolchain: --first 18446744073709551615 --count 2: the last index would pass 2^64-1"},
+        Refused{{"toolchain", "--random", "--without", "teleport"},
+                "warpconf toolchain: --without: no generator feature 'teleport' (warpconf program --help lists them)"},
+        Refused{{"toolchain", "--random", "--plant", "hoist"}, "warpconf toolchain: --plant hoist: want uniform-counter"},
+        Refused{{"toolchain", "--random", "--plant", "uniform-counter", "--verify"},
+                "warpconf toolchain: --record and --verify take the programs as generated: not with --plant"},
+        Refused{{"toolchain", "--random", "--compile-only", "--plant", "uniform-counter"},
+                "warpconf toolchain: --plant is caught in what runs: not with --compile-only"},
+        Refused{{"toolchain", "--random", "--programs-per-module", "0"},
+                "warpconf toolchain: --programs-per-module: '0' is not a decimal number from 1 to 4096"},
+        Refused{{"toolchain", "--random", "--emit"}, "warpconf toolchain: --emit requires --index"},
+        Refused{{"toolchain", "--random", "--index", "1", "--emit", "--arch", "sm_70"},
+                "warpconf toolchain: --arch sm_70: the PTX emitter writes sm_75, 80, 86, 87, 89, 90, 100, 103 and 120"},
+        Refused{{"toolchain", "--random", "--index", "1", "--emit", "--out", "/dev/full"},
+                "warpconf toolchain: --out: /dev/full is not a folder"}));
 
 // --emit --out to a device that refuses every write: the source is not silently lost.
 TEST(CommandLine, program_emit_says_where_its_file_could_not_be_written) {
   const CliRun r = run_cli({"program", "--seed", "0x10", "--index", "3", "--emit", "--out", "/dev/full"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "warpconf program: --out: /dev/full: cannot write: No space left on device\n");
+  EXPECT_EQ(std::filesystem::status("/dev/full").type(), std::filesystem::file_type::character) << "written over, not into";
+}
+
+// toolchain --random --emit needs no GPU: the program's PTX and a .cu that runs it on every level, on
+// standard output or as files, the same PTX both ways.
+TEST(CommandLine, toolchain_random_emit_writes_one_program_s_ptx_and_cu_without_a_gpu) {
+  const std::vector<std::string> emit{"toolchain", "--random", "--seed", "0x7", "--index", "3", "--emit"};
+  const CliRun shown = run_cli(emit);
+  ASSERT_EQ(shown.status, 0) << shown.err;
+  const size_t ptx_at = shown.out.find("// ---- kernel.ptx ----\n"), cu_at = shown.out.find("// ---- repro.cu ----\n");
+  ASSERT_NE(ptx_at, std::string::npos);
+  ASSERT_NE(cu_at, std::string::npos);
+  const std::string ptx = shown.out.substr(ptx_at + 24, cu_at - ptx_at - 24);
+  EXPECT_NE(ptx.find(".visible .entry wc_program_7_3("), std::string::npos);
+  EXPECT_NE(shown.out.find("int main()", cu_at), std::string::npos);
+
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "toolchain_random_emit";
+  std::filesystem::remove_all(dir);
+  std::vector<std::string> to_files = emit;
+  to_files.insert(to_files.end(), {"--out", dir.string()});
+  const CliRun written = run_cli(to_files);
+  ASSERT_EQ(written.status, 0) << written.err;
+  const auto text_of = [&dir](const char* name) {
+    std::ifstream in(dir / name);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  EXPECT_EQ(text_of("kernel.ptx"), ptx);
+  EXPECT_NE(text_of("repro.cu").find("int main()"), std::string::npos);
+  EXPECT_NE(text_of("program.txt"), "");
 }
 
 // After `--` the words are ctest's, which may repeat or be empty.

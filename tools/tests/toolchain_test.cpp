@@ -91,6 +91,49 @@ TEST(ToolchainSignature, the_same_bug_in_other_registers_immediates_and_labels_h
   EXPECT_EQ(signature({"wrong-output"}, levels, shape(renamed, "first")), signature({"wrong-output"}, levels, shape(kTwoKernels, "first")));
 }
 
+TEST(ToolchainSignature, a_shape_holds_the_opcodes_of_the_functions_its_kernel_calls) {
+  const std::string ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+
+.func (.param .b32 helper_ret) helper(.param .b32 helper_x)
+{
+  .reg .b32 %r<3>;
+  ld.param.b32 %r1, [helper_x];
+  prmt.b32 %r2, %r1, %r1, 0x3210;
+  st.param.b32 [helper_ret], %r2;
+  ret;
+}
+
+.func unused(.param .b32 unused_x)
+{
+  .reg .b32 %r<2>;
+  popc.b32 %r1, %r1;
+  ret;
+}
+
+.visible .entry caller(.param .u64 in, .param .u64 out, .param .u64 uniforms)
+{
+  .reg .b32 %r<3>;
+  mov.u32 %r1, %tid.x;
+  {
+  .param .b32 x;
+  st.param.b32 [x], %r1;
+  .param .b32 r;
+  call (r), helper, (x);
+  ld.param.b32 %r2, [r];
+  }
+  ret;
+}
+)";
+  const std::optional<PtxLayout> l = layout(ptx);
+  ASSERT_TRUE(l);
+  ASSERT_EQ(l->functions.size(), 2u);
+  EXPECT_EQ(l->functions[0].name, "helper");
+  EXPECT_EQ(l->functions[1].name, "unused");
+  EXPECT_EQ(shape(ptx, "caller"), "call mov.u32 prmt.b32 st.param.b32");
+}
+
 TEST(ToolchainSignature, other_levels_kinds_or_opcodes_make_another_signature) {
   const std::string s = shape(kTwoKernels, "first");
   const uint64_t base = signature({"wrong-output"}, {ptxas(1), ptxas(2)}, s);
@@ -112,6 +155,125 @@ TEST(ToolchainSignature, deduplication_keeps_the_first_of_each_signature) {
   ASSERT_EQ(kept.size(), 2u);
   EXPECT_EQ(kept[0].kernel_name, "a");
   EXPECT_EQ(kept[1].kernel_name, "b");
+}
+
+// One kernel of four output words on a few paths, each path's outcome given: what compare() makes of it.
+struct CompareRow {
+  std::string name;
+  std::vector<ToolchainPath> paths;
+  std::vector<KernelOutcome> outcomes;    // one per path
+  std::optional<std::vector<uint32_t>> expected;
+  std::vector<bool> fixed;                // empty: every word
+  std::vector<ToolchainPath> finding;     // the levels of the finding, none for no finding
+  std::vector<std::string> kinds;
+  std::string reference;                  // the finding's
+  std::vector<ToolchainPath> disagreement;  // the levels of the oracle disagreement, none for none
+  bool levels_agree = false;
+  uint64_t open_differences = 0;
+};
+std::ostream& operator<<(std::ostream& os, const CompareRow& r) { return os << r.name; }
+
+KernelOutcome ran(std::vector<uint32_t> words) {
+  KernelOutcome o;
+  o.verdict = KernelVerdict::ran;
+  o.output = std::move(words);
+  return o;
+}
+KernelOutcome did(KernelVerdict v) {
+  KernelOutcome o;
+  o.verdict = v;
+  return o;
+}
+KernelOutcome not_repeating(std::vector<uint32_t> words) {
+  KernelOutcome o = ran(std::move(words));
+  o.deterministic = false;
+  return o;
+}
+
+const std::vector<uint32_t> kRight{1, 2, 3, 4}, kWrong{1, 9, 3, 4}, kOpenOther{1, 2, 7, 4};
+const std::vector<bool> kFirstTwoFixed{true, true, false, false};
+
+class ToolchainCompare : public ::testing::TestWithParam<CompareRow> {};
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, ToolchainCompare,
+    ::testing::Values(
+        CompareRow{"a_level_that_disagrees_where_O0_agrees_is_a_finding", {ptxas(0), ptxas(3), jit(4)},
+                   {ran(kRight), ran(kWrong), ran(kRight)}, kRight, {}, {ptxas(3)}, {"wrong-output"}, "oracle", {}, false, 0},
+        CompareRow{"an_open_word_that_differs_is_counted_never_a_finding", {ptxas(0), ptxas(3)},
+                   {ran(kRight), ran(kOpenOther)}, kRight, kFirstTwoFixed, {}, {}, "", {}, false, 1},
+        CompareRow{"a_fixed_word_that_differs_is_a_finding_beside_open_ones", {ptxas(0), ptxas(3)},
+                   {ran(kRight), ran({1, 9, 7, 4})}, kRight, kFirstTwoFixed, {ptxas(3)}, {"wrong-output"}, "oracle", {}, false, 1},
+        CompareRow{"O0_disagreeing_too_is_an_oracle_disagreement_not_a_finding", {ptxas(0), ptxas(3), jit(0)},
+                   {ran(kWrong), ran(kWrong), ran(kWrong)}, kRight, {}, {}, {}, "", {ptxas(0), ptxas(3), jit(0)}, true, 0},
+        CompareRow{"levels_that_disagree_with_each_other_and_the_oracle_say_so", {ptxas(0), ptxas(3)},
+                   {ran(kWrong), ran(kRight)}, kRight, {}, {}, {}, "", {ptxas(0)}, false, 0},
+        CompareRow{"O0_trapping_is_an_oracle_disagreement", {ptxas(0), ptxas(3)},
+                   {did(KernelVerdict::trapped), ran(kRight)}, kRight, {}, {}, {}, "", {ptxas(0)}, true, 0},
+        CompareRow{"O0_not_repeating_is_an_oracle_disagreement", {ptxas(0), ptxas(3)},
+                   {not_repeating(kRight), ran(kRight)}, kRight, {}, {}, {}, "", {ptxas(0)}, true, 0},
+        CompareRow{"no_O0_level_leaves_a_disagreement_untold", {ptxas(3)},
+                   {ran(kWrong)}, kRight, {}, {}, {}, "", {ptxas(3)}, true, 0},
+        CompareRow{"a_refusal_is_a_finding_whatever_the_outputs", {ptxas(0), jit(4)},
+                   {ran(kWrong), did(KernelVerdict::compile_refusal)}, kRight, {}, {jit(4)}, {"compile-refusal"}, "oracle",
+                   {ptxas(0)}, true, 0},
+        CompareRow{"jit_O0_is_the_reference_where_ptxas_O0_refused", {ptxas(0), ptxas(3), jit(0)},
+                   {did(KernelVerdict::compiler_crash), ran(kWrong), ran(kRight)}, kRight, {}, {ptxas(0), ptxas(3)},
+                   {"compiler-crash", "wrong-output"}, "oracle", {}, false, 0},
+        CompareRow{"without_an_oracle_O0_is_the_reference", {ptxas(0), ptxas(2), jit(1)},
+                   {ran(kRight), ran(kRight), ran(kWrong)}, std::nullopt, {}, {jit(1)}, {"wrong-output"}, "ptxas-O0", {}, false, 0}),
+    [](const ::testing::TestParamInfo<CompareRow>& info) { return info.param.name; });
+
+TEST_P(ToolchainCompare, classes_each_level_against_the_oracle_and_the_reference_level) {
+  const CompareRow& row = GetParam();
+  PtxModule module{".visible .entry k(.param .u64 in, .param .u64 out, .param .u64 uniforms)\n{\n  ret;\n}\n", {}};
+  PtxKernel kernel;
+  kernel.name = "k";
+  kernel.output_words = 4;
+  kernel.expected = row.expected;
+  kernel.fixed = row.fixed;
+  module.kernels.push_back(kernel);
+  RunResult run;
+  run.paths = row.paths;
+  run.outcomes = {{row.outcomes}};
+  const Comparison c = compare({module}, run);
+  if (row.finding.empty()) {
+    EXPECT_TRUE(c.findings.empty());
+  } else {
+    ASSERT_EQ(c.findings.size(), 1u);
+    EXPECT_EQ(c.findings[0].levels, row.finding);
+    EXPECT_EQ(c.findings[0].kinds, row.kinds);
+    EXPECT_EQ(c.findings[0].reference, row.reference);
+  }
+  if (row.disagreement.empty()) {
+    EXPECT_TRUE(c.oracle_disagreements.empty());
+  } else {
+    ASSERT_EQ(c.oracle_disagreements.size(), 1u);
+    EXPECT_EQ(c.oracle_disagreements[0].levels, row.disagreement);
+    EXPECT_EQ(c.oracle_disagreements[0].levels_agree, row.levels_agree);
+  }
+  EXPECT_EQ(c.open_differences, row.open_differences);
+  EXPECT_EQ(c.first_open_differences.size(), row.open_differences);
+}
+
+TEST(ToolchainCompare, counts_the_fixed_words_compared_and_the_open_ones_apart) {
+  PtxModule module{".visible .entry k(.param .u64 in, .param .u64 out, .param .u64 uniforms)\n{\n  ret;\n}\n", {}};
+  PtxKernel kernel;
+  kernel.name = "k";
+  kernel.output_words = 4;
+  kernel.expected = kRight;
+  kernel.fixed = kFirstTwoFixed;
+  module.kernels.push_back(kernel);
+  RunResult run;
+  run.paths = {ptxas(0), ptxas(3), jit(4)};
+  run.outcomes = {{{ran(kRight), ran(kOpenOther), ran(kRight)}}};
+  const Comparison c = compare({module}, run);
+  EXPECT_EQ(c.outputs_compared, 6u);  // two fixed words on each of three levels
+  EXPECT_EQ(c.open_compared, 4u);     // two open words on each level but the reference
+  ASSERT_EQ(c.first_open_differences.size(), 1u);
+  EXPECT_EQ(c.first_open_differences[0].word, 2u);
+  EXPECT_EQ(c.first_open_differences[0].path, ptxas(3));
+  EXPECT_EQ(c.first_open_differences[0].word_there, 7u);
 }
 
 TEST(ToolchainShrink, deletes_every_instruction_the_stand_in_compiler_does_not_need) {
@@ -264,6 +426,56 @@ TEST(ToolchainBugsCompare, only_the_paths_that_ran_and_the_reproducers_that_ran_
   const BugsComparison not_run = compare_bugs(sample_file(), {}, all_toolchain_paths(), {}, "13.0.88", "13.0");
   EXPECT_TRUE(not_run.fixed.empty());
   EXPECT_EQ(not_run.recorded_checked, 0u);
+}
+
+// A random program's finding recorded with its minimal kernel's shape: the program replayed (its whole
+// kernel) or another program shrunk (a minimal kernel that holds a few more opcodes).
+BugsFile random_file() {
+  BugsFile f = sample_file();
+  BugRecord& b = f.bugs.front();
+  b.reproducer = "ptx/0x5eed/17";
+  b.levels = {ptxas(2), ptxas(3)};
+  b.shape = "bra mov.u32 prmt.b32 st.global.u32";
+  b.signature = signature(b.kinds, b.levels, b.shape);
+  return f;
+}
+
+BugRecord random_now(const std::string& reproducer, std::vector<ToolchainPath> levels, const std::string& shape) {
+  BugRecord b = random_file().bugs.front();
+  b.reproducer = reproducer;
+  b.levels = std::move(levels);
+  b.shape = shape;
+  b.signature = signature(b.kinds, b.levels, b.shape);
+  return b;
+}
+
+TEST(ToolchainBugsCompare, a_replayed_program_holding_its_recorded_shape_reproduces_it_or_is_fixed_on_the_levels_it_lost) {
+  const std::string whole = "add.u32 bra mov.u32 prmt.b32 setp.lt.u32 st.global.u32";
+  const BugsComparison same = compare_bugs(random_file(), {random_now("ptx/0x5eed/17", {ptxas(2), ptxas(3)}, whole)},
+                                           all_toolchain_paths(), {"ptx/0x5eed/17"}, "13.0.88", "13.0");
+  EXPECT_EQ(same.known, (std::vector<size_t>{0}));
+  EXPECT_TRUE(same.fixed.empty());
+  const BugsComparison fewer = compare_bugs(random_file(), {random_now("ptx/0x5eed/17", {ptxas(3)}, whole)}, all_toolchain_paths(),
+                                            {"ptx/0x5eed/17"}, "13.2.78", "13.0");
+  EXPECT_EQ(fewer.known, (std::vector<size_t>{0}));
+  ASSERT_EQ(fewer.fixed.size(), 1u);
+  EXPECT_EQ(fewer.fixed[0].text, "fixed in ptxas 13.2.78 on ptxas-O2");
+  // Another program's whole kernel is no replay: the same levels and a larger shape are a new finding.
+  const BugsComparison other = compare_bugs(random_file(), {random_now("ptx/0x5eed/18", {ptxas(2), ptxas(3)}, whole)},
+                                            all_toolchain_paths(), {"ptx/0x5eed/17"}, "13.0.88", "13.0");
+  EXPECT_EQ(other.fresh, (std::vector<size_t>{0}));
+}
+
+TEST(ToolchainBugsCompare, a_shrunk_finding_holding_a_recorded_shape_on_its_levels_is_that_bug) {
+  const BugRecord shrunk = random_now("ptx/0x77/3", {ptxas(2), ptxas(3)}, "bra mov.u32 prmt.b32 selp.b32 st.global.u32");
+  const BugsComparison as_minimal = compare_bugs(random_file(), {shrunk}, all_toolchain_paths(), {}, "13.0.88", "13.0", {true});
+  EXPECT_EQ(as_minimal.known, (std::vector<size_t>{0}));
+  const BugsComparison not_minimal = compare_bugs(random_file(), {shrunk}, all_toolchain_paths(), {}, "13.0.88", "13.0", {false});
+  EXPECT_EQ(not_minimal.fresh, (std::vector<size_t>{0}));
+  const BugRecord lacking = random_now("ptx/0x77/3", {ptxas(2), ptxas(3)}, "bra mov.u32 selp.b32 st.global.u32");
+  EXPECT_EQ(compare_bugs(random_file(), {lacking}, all_toolchain_paths(), {}, "13.0.88", "13.0", {true}).fresh, (std::vector<size_t>{0}));
+  const BugRecord elsewhere = random_now("ptx/0x77/3", {ptxas(1), ptxas(2), ptxas(3)}, "bra mov.u32 prmt.b32 st.global.u32 xor.b32");
+  EXPECT_EQ(compare_bugs(random_file(), {elsewhere}, all_toolchain_paths(), {}, "13.0.88", "13.0", {true}).fresh, (std::vector<size_t>{0}));
 }
 
 const KnownBug& known(const std::string& id) {

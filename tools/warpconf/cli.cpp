@@ -140,7 +140,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   ProgramArgs program_args;
   add_program_options(*program_cmd, program_args);
   CLI::App* toolchain_cmd = app.add_subcommand(
-      "toolchain", "PTX through every optimisation level of ptxas and of the driver's JIT: known compiler bugs (docs/toolchain.md).");
+      "toolchain", "PTX through every optimisation level of ptxas and of the driver's JIT: known compiler bugs (--known, "
+                   "docs/toolchain.md) or random ptx programs against their oracle (--random, docs/programs.md).");
   ToolchainArgs toolchain_args;
   add_toolchain_options(*toolchain_cmd, toolchain_args);
   CLI::App* perf_cmd = app.add_subcommand(

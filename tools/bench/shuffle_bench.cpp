@@ -15,6 +15,7 @@
 #include "core/device.hpp"
 #include "core/environment.hpp"
 #include "core/number_text.hpp"
+#include "core/seconds_since.hpp"
 #include "families/shuffle/family.hpp"
 #include "harness/random_check.hpp"
 
@@ -22,8 +23,6 @@ namespace {
 
 using namespace wc;
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 struct Pass {
   double seconds = 0;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/child_runner.hpp"
+#include "core/seconds_since.hpp"
 
 namespace wc::isolation {
 namespace {
@@ -45,8 +46,6 @@ ChildBody failing_on(size_t target, Bad bad) {
     }
   };
 }
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 void expect_ran_except(const std::vector<CaseResult>& r, size_t target) {
   for (const CaseResult& c : r) {

@@ -14,6 +14,7 @@
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
+#include "core/seconds_since.hpp"
 #include "formats/golden.hpp"
 #include "programs/features.hpp"
 #include "toolchain/bugs_file.hpp"
@@ -30,10 +31,6 @@ namespace {
 
 using toolchain::ToolchainPath;
 constexpr std::string_view kCommand = kToolchainCommand;
-
-double since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 std::string hex8(uint32_t v) {
   std::ostringstream os;
@@ -155,7 +152,7 @@ int run_known_bugs(const ToolchainArgs& a, const toolchain::RunOptions& o, const
   }
   const auto t_check = std::chrono::steady_clock::now();
   const toolchain::Comparison c = toolchain::compare(modules, run);
-  const double check_s = since(t_check);
+  const double check_s = seconds_since(t_check);
   const std::string driver = o.compile_only ? "none" : run.device.driver;
   out << "toolchain: " << bugs.size() << " known-bug fixtures on " << toolchain::level_list(run.paths) << "; ptxas "
       << run.compiler_version << " (" << toolchain::name(o.offline) << ") for " << run.arch;
@@ -188,7 +185,7 @@ int run_known_bugs(const ToolchainArgs& a, const toolchain::RunOptions& o, const
   out << "timing: compile " << t.compile_s << " s (ptxas " << t.ptxas_ms_per_kernel() << " ms per kernel and level, "
       << t.compile_sum_s << " s summed), load and run " << t.load_and_run_s << " s (driver JIT " << t.jit_ms_per_kernel()
       << " ms per kernel and level, runs " << t.run_sum_s << " s summed), check " << check_s << " s; " << bugs.size() << " kernels on "
-      << run.paths.size() << " paths in " << since(t_start) << " s\n";
+      << run.paths.size() << " paths in " << seconds_since(t_start) << " s\n";
 
   // One result record per fixture: a recorded finding is a toolchain bug, never a pass or a conformance failure.
   for (size_t m = 0; m < bugs.size(); ++m) {

@@ -15,6 +15,7 @@
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
+#include "core/seconds_since.hpp"
 #include "core/seed.hpp"
 #include "formats/golden.hpp"
 #include "programs/ptx_abi.hpp"
@@ -32,8 +33,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using toolchain::ToolchainPath;
 constexpr std::string_view kCommand = kToolchainCommand;
-
-double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::string kinds_text(const std::vector<std::string>& kinds) {
   std::string t;
@@ -322,7 +321,7 @@ int run_random_programs(const ToolchainArgs& a, const toolchain::RunOptions& giv
   do {
     const Clock::time_point t_batch = Clock::now();
     program::BatchResult b = program::run_batch(fo, toolchain::run_toolchain);
-    const double checking_s = since(t_batch);
+    const double checking_s = seconds_since(t_batch);
     totals.add(b, fo.count);
     // Oracle disagreements: conformance failures, each with what tells an oracle bug from an -O0 miscompile.
     for (const toolchain::OracleDisagreement& d : b.judged.comparison.oracle_disagreements) {
@@ -358,9 +357,9 @@ int run_random_programs(const ToolchainArgs& a, const toolchain::RunOptions& giv
       triaged[seen].also.push_back(program);
       signatures.emplace_back(triaged[seen].finding.signature, folders[seen]);
     }
-    const double triage_s = since(t_triage);
+    const double triage_s = seconds_since(t_triage);
     totals.triage_s += triage_s;
-    program::add_batch(soak, fo.count, checking_s, triage_s, b.judged.comparison.oracle_disagreements.size(), signatures, since(t_start));
+    program::add_batch(soak, fo.count, checking_s, triage_s, b.judged.comparison.oracle_disagreements.size(), signatures, seconds_since(t_start));
     if (soaking)
       out << "batch " << soak.batches << ": programs " << fo.first << ".." << fo.first + fo.count - 1 << ", "
           << b.judged.comparison.findings.size() << " findings (" << made.size() << " new signatures), "

@@ -221,22 +221,33 @@ TEST_P(ScreenCoverage, counts_the_sms_that_ran_one_block_and_names_the_others) {
 INSTANTIATE_TEST_SUITE_P(
     Table, ScreenCoverage,
     testing::Values(CoverageRow{"every_sm_once", {3, 1, 0, 2}, std::nullopt, 4, {}, {}, 0},
+                    CoverageRow{"four_sms_numbered_with_gaps", {0, 9, 130, 7}, std::nullopt, 4, {}, {}, 0},
                     CoverageRow{"one_sm_twice_one_missed", {0, 1, 1, 3}, std::nullopt, 3, {2}, {1}, 0},
                     CoverageRow{"a_block_moved", {0, 1, screen::kMovedBlock, 3}, std::nullopt, 3, {2}, {}, 1},
                     CoverageRow{"only_sm_present", {0, 1, 2, 3}, 2u, 1, {}, {}, 0},
                     CoverageRow{"only_sm_absent", {0, 1, 1, 3}, 2u, 0, {2}, {}, 0}),
     [](const testing::TestParamInfo<CoverageRow>& i) { return std::string(i.param.name); });
 
-TEST(ScreenPlant, reads_sm_lane_slot_and_family) {
+TEST(ScreenPlant, reads_sm_lane_slot_and_family_and_names_an_sm_among_those_seen) {
+  std::vector<uint32_t> h100(132);
+  for (uint32_t id = 0; id < 132; ++id) h100[id] = id;
   const screen::Plant p = screen::parse_plant("sm=last,lane=31,slot=7,op=vote");
-  EXPECT_EQ(screen::plant_sm(p, 132), 131u);
+  EXPECT_EQ(screen::plant_sm(p, h100), 131u);
   EXPECT_EQ(p.lane, 31);
   EXPECT_EQ(p.slot, 7);
   EXPECT_EQ(p.family, screen::Family::vote);
-  EXPECT_EQ(screen::plant_sm(screen::parse_plant("sm=middle,lane=0"), 132), 66u);
-  EXPECT_EQ(screen::plant_sm(screen::parse_plant("lane=0,sm=first"), 132), 0u);
-  EXPECT_EQ(screen::plant_sm(screen::parse_plant("sm=12,lane=0"), 132), 12u);
+  EXPECT_EQ(screen::plant_sm(screen::parse_plant("sm=middle,lane=0"), h100), 66u);
+  EXPECT_EQ(screen::plant_sm(screen::parse_plant("lane=0,sm=first"), h100), 0u);
+  EXPECT_EQ(screen::plant_sm(screen::parse_plant("sm=12,lane=0"), h100), 12u);
   EXPECT_EQ(screen::parse_plant("sm=12,lane=0").slot, -1);
+  EXPECT_FALSE(screen::plant_sm(screen::parse_plant("sm=132,lane=0"), h100));
+  // %smid need not count from 0 without gaps: first, middle and last are of the SMs seen.
+  const std::vector<uint32_t> gaps = screen::seen_sms({9, 2, screen::kMovedBlock, 5, 2});
+  EXPECT_EQ(gaps, (std::vector<uint32_t>{2, 5, 9}));
+  EXPECT_EQ(screen::plant_sm(screen::parse_plant("sm=first,lane=0"), gaps), 2u);
+  EXPECT_EQ(screen::plant_sm(screen::parse_plant("sm=middle,lane=0"), gaps), 5u);
+  EXPECT_EQ(screen::plant_sm(screen::parse_plant("sm=last,lane=0"), gaps), 9u);
+  EXPECT_FALSE(screen::plant_sm(screen::parse_plant("sm=0,lane=0"), gaps));
 }
 
 class ScreenPlantRefused : public testing::TestWithParam<const char*> {};

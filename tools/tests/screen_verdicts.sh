@@ -19,7 +19,7 @@ case $FAKE_MODE in
   misses_an_sm) echo "warpconf screen: conforms: 131 of 132 SMs x 32 warp slots"; exit 0 ;;
 esac
 sm=131; slot=4; [[ $FAKE_MODE == wrong_sm ]] && sm=130
-echo "warpconf screen: planted: SM 131, lane 31, every warp slot, every family"
+echo "warpconf screen: planted: SM 131, lane 31, every warp slot, every family (sm=last of the 132 SMs seen)"
 if [[ $FAKE_MODE == not_caught ]]; then echo "warpconf screen: conforms: 132 of 132 SMs"; exit 0; fi
 if [[ $replaying == 1 && $FAKE_MODE == replay_conforms ]]; then echo "warpconf screen: conforms: 1 of 132 SMs"; exit 0; fi
 line $sm $slot 31

@@ -66,6 +66,7 @@ std::string replay_line(const Settings& s, uint64_t seed, uint32_t smid, std::op
   return line;
 }
 
+// "0, 1, 2, 3, 4, 5, 6, 7 and 124 more"
 std::string sm_list(const std::vector<uint32_t>& ids) {
   std::string text;
   for (size_t i = 0; i < std::min<size_t>(ids.size(), 8); ++i) text += (i > 0 ? ", " : "") + std::to_string(ids[i]);
@@ -75,8 +76,8 @@ std::string sm_list(const std::vector<uint32_t>& ids) {
 
 // One round: the batch on every SM, the hashes against the model, the sample lane by lane, and each
 // disagreement placed to its case by a second run that keeps the disagreeing SMs' results.
-void screen_round(const Settings& s, uint64_t seed, const screen::GridShape& shape, int capability,
-                  const std::optional<screen::KernelPlant>& plant, screen::Verdict& v) {
+void screen_round(const Settings& s, uint64_t seed, const screen::GridShape& shape, const std::vector<uint32_t>& seen,
+                  int capability, const std::optional<screen::KernelPlant>& plant, screen::Verdict& v) {
   screen::Batch batch = screen::make_batch(seed, s.level.cases_per_variant, capability);
   if (s.case_index) {
     std::optional<screen::Batch> one = screen::only_case(batch, *s.case_index);
@@ -89,10 +90,10 @@ void screen_round(const Settings& s, uint64_t seed, const screen::GridShape& sha
   request.batch = &batch;
   request.only_sm = s.only_sm;
   request.plant = plant;
-  // The sample the model checks lane by lane: SM 0 and one other drawn from the seed.
+  // The sample the model checks lane by lane: the first SM seen and one other drawn from the seed.
   if (s.only_sm) request.capture_sms = {*s.only_sm};
-  else request.capture_sms = {0, shape.sm_count > 1 ? 1 + static_cast<uint32_t>(seed % (shape.sm_count - 1)) : 0};
-  request.capture_sms.erase(std::unique(request.capture_sms.begin(), request.capture_sms.end()), request.capture_sms.end());
+  else if (seen.size() > 1) request.capture_sms = {seen.front(), seen[1 + seed % (seen.size() - 1)]};
+  else request.capture_sms = seen;
   const screen::GridRun run = screen::run_grid(request);
 
   const screen::Coverage coverage = screen::sm_coverage(run.hashes.smids, shape.sm_count, s.only_sm);
@@ -100,6 +101,7 @@ void screen_round(const Settings& s, uint64_t seed, const screen::GridShape& sha
   if (!coverage.complete()) {
     ++v.failures;
     v.findings.push_back("coverage, seed " + check::seed_text(seed) + ": " +
+                         (coverage.all ? "" : std::to_string(coverage.covered) + " SMs ran a block, not " + std::to_string(s.only_sm ? 1 : shape.sm_count) + "; ") +
                          (coverage.missing.empty() ? "" : "no block ran on SM " + sm_list(coverage.missing) + "; ") +
                          (coverage.doubled.empty() ? "" : "more than one block ran on SM " + sm_list(coverage.doubled) + "; ") +
                          (coverage.moved == 0 ? "" : std::to_string(coverage.moved) + " blocks changed SMs under way; ") +
@@ -187,25 +189,33 @@ void screen_device(const Settings& s, const ScreenArgs& a, Clock::time_point sta
                                    "): needs compute capability 8.0, the code runs as " + std::to_string(capability / 10) +
                                    "." + std::to_string(capability % 10));
   }
-  if (s.only_sm && *s.only_sm >= shape.sm_count)
-    throw UsageError("--only-sm " + std::to_string(*s.only_sm) + ": the device has SMs 0 to " + std::to_string(shape.sm_count - 1));
+  // Which SMs there are, as %smid numbers them: a census run of no case.
+  const screen::Batch none = screen::make_batch(s.seed, 0, capability);
+  screen::GridRequest census;
+  census.batch = &none;
+  const std::vector<uint32_t> seen = screen::seen_sms(screen::run_grid(census).hashes.smids);
+  const auto refuse = [&seen](const std::string& what) {
+    return UsageError(what + ": no block ran there; the SMs seen are " + sm_list(seen));
+  };
+  if (s.only_sm && !std::binary_search(seen.begin(), seen.end(), *s.only_sm))
+    throw refuse("--only-sm " + std::to_string(*s.only_sm));
   std::optional<screen::KernelPlant> plant;
   if (s.plant) {
-    plant = screen::KernelPlant{screen::plant_sm(*s.plant, shape.sm_count), s.plant->lane, s.plant->slot,
-                                s.plant->family ? static_cast<int>(*s.plant->family) : -1};
-    if (plant->sm >= shape.sm_count)
-      throw UsageError("--plant sm=" + s.plant->sm_text + ": the device has SMs 0 to " + std::to_string(shape.sm_count - 1));
+    const std::optional<uint32_t> sm = screen::plant_sm(*s.plant, seen);
+    if (!sm) throw refuse("--plant sm=" + s.plant->sm_text);
+    plant = screen::KernelPlant{*sm, s.plant->lane, s.plant->slot, s.plant->family ? static_cast<int>(*s.plant->family) : -1};
     if (s.plant->slot >= static_cast<int>(shape.slots))
       throw UsageError("--plant slot=" + std::to_string(s.plant->slot) + ": a block has warp slots 0 to " +
                        std::to_string(shape.slots - 1));
     out << "warpconf screen: planted: SM " << plant->sm << ", lane " << plant->lane
         << (plant->slot >= 0 ? ", warp slot " + std::to_string(plant->slot) : std::string(", every warp slot"))
-        << (s.plant->family ? ", " + std::string(screen::family_name(*s.plant->family)) : std::string(", every family")) << "\n"
+        << (s.plant->family ? ", " + std::string(screen::family_name(*s.plant->family)) : std::string(", every family"))
+        << " (sm=" << s.plant->sm_text << " of the " << seen.size() << " SMs seen)\n"
         << std::flush;
   }
   const auto elapsed = [start] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   for (uint64_t r = 0; a.rounds > 0 ? r < a.rounds : (r == 0 || elapsed() < s.level.seconds); ++r) {
-    screen_round(s, screen::round_seed(s.seed, r), shape, capability, plant, v);
+    screen_round(s, screen::round_seed(s.seed, r), shape, seen, capability, plant, v);
     v.rounds = r + 1;
     if (v.failures > 0) break;  // the replay lines pin what it found; more rounds would bury them
   }

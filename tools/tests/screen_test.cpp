@@ -174,6 +174,14 @@ TEST(ScreenCompare, only_sm_compares_that_sms_blocks_alone) {
   EXPECT_EQ(screen::compare_hashes(g, screen::expected_hashes(batch()), 0u).size(), 1u);
 }
 
+TEST(ScreenCompare, a_replay_on_one_sm_with_every_slot_wrong_is_that_sms_fault_not_the_devices) {
+  screen::HashGrid g = conforming_grid({0, 1, 2}, 2);
+  for (size_t slot = 0; slot < 2; ++slot) g.hashes[g.at(1, slot, 4, 7)] ^= 1;
+  const auto found = screen::compare_hashes(g, screen::expected_hashes(batch()), 1u);
+  ASSERT_EQ(found.size(), 2u);
+  for (const screen::HashDisagreement& d : found) EXPECT_FALSE(d.shared) << "slot " << d.slot;
+}
+
 TEST(ScreenSample, compares_every_compared_lane_of_the_captured_sms_and_finds_a_flip) {
   screen::Captured c = conforming_capture({0, 77}, 2);
   uint64_t compared = 0;

@@ -219,12 +219,11 @@ void screen_device(const Settings& s, const ScreenArgs& a, Clock::time_point sta
     v.rounds = r + 1;
     if (v.failures > 0) break;  // the replay lines pin what it found; more rounds would bury them
   }
-  v.seconds = elapsed();
   const std::string where = std::to_string(v.sms_covered) + " of " + std::to_string(v.sms) + " SMs x " +
                             std::to_string(v.warp_slots) + " warp slots x " + std::to_string(v.variants) + " collectives";
   const std::string tail = ", level " + std::string(s.level.name) + ", " + std::to_string(v.rounds) +
                            (v.rounds == 1 ? " round" : " rounds") + " from seed " + check::seed_text(s.seed) + ", " +
-                           seconds_text(v.seconds) + " s, " + gpu::describe(d.info);
+                           seconds_text(elapsed()) + " s, " + gpu::describe(d.info);
   if (v.failures > 0) {
     v.status = 1;
     v.line = "warpconf screen: FAILED: " + std::to_string(v.failures) + (v.failures == 1 ? " disagreement" : " disagreements") +
@@ -270,6 +269,7 @@ int run_screen_command(const ScreenArgs& a, std::ostream& out, std::ostream& err
     v.line = "warpconf screen: FAILED: " + std::string(e.what());
   }
   for (const std::string& f : v.findings) out << "warpconf screen: disagreement: " << f << "\n";
+  v.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   out << one_line(v.line) << "\n" << std::flush;
   try {
     if (!a.prometheus.empty()) files::write_atomically(a.prometheus, screen::prometheus_text(v));

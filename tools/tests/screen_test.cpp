@@ -326,7 +326,7 @@ TEST(ScreenPrometheus, passes_promtool_check_metrics) {
   const std::string file = (dir / "screen.prom").string();
   files::write_atomically(file, screen::prometheus_text(sample_verdict()));
   EXPECT_EQ(std::system(("promtool check metrics < " + file).c_str()), 0);
-  // Its teeth: a file with a sample of no HELP and TYPE but a duplicated series fails it.
+  // Its teeth: a metric without HELP text, its series given twice, fails it.
   files::write_atomically(file, "# TYPE m gauge\nm{a=\"1\"} 1\nm{a=\"1\"} 2\n");
   EXPECT_NE(std::system(("promtool check metrics < " + file + " > /dev/null 2>&1").c_str()), 0);
 }

@@ -16,6 +16,7 @@ replaying=0
 case $FAKE_MODE in
   no_gpu) echo "warpconf screen: could not test: no GPU"; exit 77 ;;
   conforms) echo "warpconf screen: conforms: 132 of 132 SMs x 32 warp slots"; exit 0 ;;
+  conforms_file_fails) echo "warpconf screen: conforms: 132 of 132 SMs x 32 warp slots"; exit 0 ;;
   misses_an_sm) echo "warpconf screen: conforms: 131 of 132 SMs x 32 warp slots"; exit 0 ;;
 esac
 sm=131; slot=4; [[ $FAKE_MODE == wrong_sm ]] && sm=130
@@ -35,6 +36,12 @@ failures=0
 while read -r mode plant want; do
   args=(-DCLI="$fake" "-DARGS=screen")
   [[ $plant != - ]] && args+=(-DPLANT="$plant")
+  # The metrics file a conforming run wrote, or one that says it failed.
+  conforms=1 failed=0
+  [[ $mode == conforms_file_fails ]] && conforms=0 failed=1
+  printf '# HELP warpconf_screen_conforms c.\n# TYPE warpconf_screen_conforms gauge\nwarpconf_screen_conforms{gpu="0"} %s\n# HELP warpconf_screen_failures f.\n# TYPE warpconf_screen_failures gauge\nwarpconf_screen_failures{gpu="0"} %s\n' \
+    "$conforms" "$failed" > "$work/screen.prom"
+  [[ $mode == conforms* ]] && args+=(-DPROMETHEUS="$work/screen.prom")
   out=$(FAKE_MODE=$mode cmake "${args[@]}" -P "$source_dir/tools/tests/expect_screen.cmake" 2>&1)
   status=$?
   got=pass
@@ -50,6 +57,7 @@ done <<'TABLE'
 no_gpu - skip
 no_gpu last skip
 conforms - pass
+conforms_file_fails - fail
 misses_an_sm - fail
 caught last pass
 caught first fail

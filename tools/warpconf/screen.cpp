@@ -74,8 +74,92 @@ std::string sm_list(const std::vector<uint32_t>& ids) {
   return text;
 }
 
-// One round: the batch on every SM, the hashes against the model, the sample lane by lane, and each
-// disagreement placed to its case by a second run that keeps the disagreeing SMs' results.
+void record_coverage(const screen::Coverage& c, const Settings& s, uint64_t seed, uint32_t sm_count, size_t blocks,
+                     screen::Verdict& v) {
+  v.sms_covered = c.covered;
+  if (c.complete()) return;
+  ++v.failures;
+  v.findings.push_back("coverage, seed " + check::seed_text(seed) + ": " +
+                       (c.all ? "" : std::to_string(c.covered) + " SMs ran a block, not " + std::to_string(s.only_sm ? 1 : sm_count) + "; ") +
+                       (c.missing.empty() ? "" : "no block ran on SM " + sm_list(c.missing) + "; ") +
+                       (c.doubled.empty() ? "" : "more than one block ran on SM " + sm_list(c.doubled) + "; ") +
+                       (c.moved == 0 ? "" : std::to_string(c.moved) + " blocks changed SMs under way; ") + "the screen ran " +
+                       std::to_string(blocks) + " blocks, one per SM");
+}
+
+// Lane-results verified: those of every copy whose hash matched the model's; the lanes the model
+// leaves open are counted apart.
+void count_lanes(const screen::Batch& batch, const screen::HashGrid& g, const screen::ExpectedHashes& expected,
+                 const std::vector<screen::HashDisagreement>& wrong, std::optional<uint32_t> only_sm, screen::Verdict& v) {
+  uint64_t copies = 0;
+  for (uint32_t id : g.smids) copies += (!only_sm || id == *only_sm) ? g.slots : 0;
+  for (size_t var = 0; var < kVariantCount; ++var)
+    for (int lane = 0; lane < model::kWarpSize; ++lane) v.lanes_verified += copies * expected.results[var][lane];
+  for (const screen::HashDisagreement& d : wrong) v.lanes_verified -= expected.results[d.variant][d.lane];
+  for (const screen::Case& c : batch.cases)
+    v.lanes_unverified += copies * static_cast<uint64_t>(__builtin_popcount(c.mask & ~c.compared));
+}
+
+// Each disagreement as a finding: placed to its case from the disagreeing SMs' results, lane by lane,
+// which a second run of the same batch keeps (for the first kSmsPlaced of them).
+void place_disagreements(const Settings& s, uint64_t seed, const screen::Batch& batch, screen::GridRequest request,
+                         const std::vector<screen::HashDisagreement>& wrong, screen::Verdict& v) {
+  std::vector<uint32_t> placed;
+  for (const screen::HashDisagreement& d : wrong)
+    if (!d.shared && std::find(placed.begin(), placed.end(), d.smid) == placed.end() && placed.size() < kSmsPlaced)
+      placed.push_back(d.smid);
+  screen::Captured lanes;
+  if (!placed.empty()) {
+    request.capture_sms = placed;
+    lanes = screen::run_grid(request).captured;
+  }
+  std::set<std::pair<size_t, int>> shared_reported;
+  for (const screen::HashDisagreement& d : wrong) {
+    ++v.failures;
+    if (v.findings.size() >= kFindingsShown) continue;
+    const std::string replay = "\n  replay: " + replay_line(s, seed, d.smid, std::nullopt);
+    if (d.shared) {
+      if (shared_reported.insert({d.variant, d.lane}).second) v.findings.push_back(screen::describe(d, seed) + replay);
+      continue;
+    }
+    if (!lanes.capture_of(d.smid)) {
+      v.findings.push_back(screen::describe(d, seed) + "; its case not sought (the first " + std::to_string(kSmsPlaced) +
+                           " disagreeing SMs' are)" + replay);
+      continue;
+    }
+    const std::optional<screen::LaneMismatch> m = screen::first_mismatch(lanes, batch, d.smid, d.slot, d.lane, d.variant);
+    if (!m) {
+      v.findings.push_back(screen::describe(d, seed) + "; a second run gave the model's results there (intermittent)" + replay);
+      continue;
+    }
+    v.findings.push_back(screen::describe(*m, seed) + "\n  replay: " + replay_line(s, seed, d.smid, m->case_index));
+  }
+}
+
+// The model's sample: lanes wrong where their hash was right are what the hashes missed.
+void check_sample(const Settings& s, uint64_t seed, const screen::Batch& batch, const screen::Captured& captured,
+                  const std::vector<screen::HashDisagreement>& wrong, screen::Verdict& v) {
+  uint64_t sampled = 0;
+  const std::vector<screen::LaneMismatch> sample = screen::check_sample(captured, batch, kFindingsShown, sampled);
+  if (sampled == 0) {
+    ++v.failures;
+    v.findings.push_back("the model's sample compared no lane (SM " + sm_list(captured.smids) + ", seed " +
+                         check::seed_text(seed) + ")");
+  }
+  for (const screen::LaneMismatch& m : sample) {
+    const bool hashed = std::any_of(wrong.begin(), wrong.end(), [&m](const screen::HashDisagreement& d) {
+      return d.smid == m.smid && d.slot == m.slot && d.lane == m.lane && d.variant == m.variant;
+    });
+    if (hashed) continue;
+    ++v.failures;
+    if (v.findings.size() < kFindingsShown)
+      v.findings.push_back(screen::describe(m, seed) + " (the model's sample; its hash agreed)\n  replay: " +
+                           replay_line(s, seed, m.smid, m.case_index));
+  }
+}
+
+// One round: the batch on every SM, its coverage, every hash against the model's, the sample lane by
+// lane, each disagreement placed.
 void screen_round(const Settings& s, uint64_t seed, const screen::GridShape& shape, const std::vector<uint32_t>& seen,
                   int capability, const std::optional<screen::KernelPlant>& plant, screen::Verdict& v) {
   screen::Batch batch = screen::make_batch(seed, s.level.cases_per_variant, capability);
@@ -95,71 +179,13 @@ void screen_round(const Settings& s, uint64_t seed, const screen::GridShape& sha
   else if (seen.size() > 1) request.capture_sms = {seen.front(), seen[1 + seed % (seen.size() - 1)]};
   else request.capture_sms = seen;
   const screen::GridRun run = screen::run_grid(request);
-
-  const screen::Coverage coverage = screen::sm_coverage(run.hashes.smids, shape.sm_count, s.only_sm);
-  v.sms_covered = coverage.covered;
-  if (!coverage.complete()) {
-    ++v.failures;
-    v.findings.push_back("coverage, seed " + check::seed_text(seed) + ": " +
-                         (coverage.all ? "" : std::to_string(coverage.covered) + " SMs ran a block, not " + std::to_string(s.only_sm ? 1 : shape.sm_count) + "; ") +
-                         (coverage.missing.empty() ? "" : "no block ran on SM " + sm_list(coverage.missing) + "; ") +
-                         (coverage.doubled.empty() ? "" : "more than one block ran on SM " + sm_list(coverage.doubled) + "; ") +
-                         (coverage.moved == 0 ? "" : std::to_string(coverage.moved) + " blocks changed SMs under way; ") +
-                         "the screen ran " + std::to_string(run.hashes.blocks) + " blocks, one per SM");
-  }
-
+  record_coverage(screen::sm_coverage(run.hashes.smids, shape.sm_count, s.only_sm), s, seed, shape.sm_count,
+                  run.hashes.blocks, v);
   const screen::ExpectedHashes expected = screen::expected_hashes(batch);
   const std::vector<screen::HashDisagreement> wrong = screen::compare_hashes(run.hashes, expected, s.only_sm);
-  // Lane-results verified: every copy whose hash matched the model's; the others are not verified.
-  uint64_t copies = 0;
-  for (uint32_t id : run.hashes.smids) copies += (!s.only_sm || id == *s.only_sm) ? run.hashes.slots : 0;
-  for (size_t var = 0; var < kVariantCount; ++var)
-    for (int lane = 0; lane < model::kWarpSize; ++lane) v.lanes_verified += copies * expected.results[var][lane];
-  for (const screen::HashDisagreement& d : wrong) v.lanes_verified -= expected.results[d.variant][d.lane];
-  for (const screen::Case& c : batch.cases)
-    v.lanes_unverified += copies * static_cast<uint64_t>(__builtin_popcount(c.mask & ~c.compared));
-
-  uint64_t sampled = 0;
-  const std::vector<screen::LaneMismatch> sample = screen::check_sample(run.captured, batch, kFindingsShown, sampled);
-  if (sampled == 0) {
-    ++v.failures;
-    v.findings.push_back("the model's sample compared nothing: no block ran on SM " + sm_list(request.capture_sms));
-  }
-
-  // The disagreeing SMs' results, lane by lane, from a second run of the same batch.
-  std::vector<uint32_t> placed;
-  for (const screen::HashDisagreement& d : wrong)
-    if (!d.shared && std::find(placed.begin(), placed.end(), d.smid) == placed.end() && placed.size() < kSmsPlaced)
-      placed.push_back(d.smid);
-  screen::Captured lanes;
-  if (!placed.empty()) {
-    request.capture_sms = placed;
-    lanes = screen::run_grid(request).captured;
-  }
-  std::set<std::pair<size_t, int>> shared_reported;
-  for (const screen::HashDisagreement& d : wrong) {
-    ++v.failures;
-    if (v.findings.size() >= kFindingsShown) continue;
-    if (d.shared) {
-      if (!shared_reported.insert({d.variant, d.lane}).second) continue;
-      v.findings.push_back(screen::describe(d, seed) + "\n  replay: " + replay_line(s, seed, d.smid, std::nullopt));
-      continue;
-    }
-    const std::optional<screen::LaneMismatch> m = screen::first_mismatch(lanes, batch, d.smid, d.slot, d.lane, d.variant);
-    v.findings.push_back((m ? screen::describe(*m, seed) : screen::describe(d, seed) + "; the second run gave the model's results (intermittent)") +
-                         "\n  replay: " + replay_line(s, seed, d.smid, m ? std::optional<uint32_t>(m->case_index) : std::nullopt));
-  }
-  // A sample lane wrong where its hash was right: the hashes missed it, which the sample is there to see.
-  for (const screen::LaneMismatch& m : sample) {
-    const bool hashed = std::any_of(wrong.begin(), wrong.end(), [&m](const screen::HashDisagreement& d) {
-      return d.smid == m.smid && d.slot == m.slot && d.lane == m.lane && d.variant == m.variant;
-    });
-    if (hashed) continue;
-    ++v.failures;
-    if (v.findings.size() < kFindingsShown)
-      v.findings.push_back(screen::describe(m, seed) + " (the model's sample; its hash agreed)\n  replay: " +
-                           replay_line(s, seed, m.smid, m.case_index));
-  }
+  count_lanes(batch, run.hashes, expected, wrong, s.only_sm, v);
+  place_disagreements(s, seed, batch, request, wrong, v);
+  check_sample(s, seed, batch, run.captured, wrong, v);
 }
 
 std::string seconds_text(double s) {

@@ -41,7 +41,8 @@ int run_toolchain_command(const ToolchainArgs&, std::ostream&, std::ostream&) { 
 RunOutcome run_suite(const RunOptions&, std::ostream&, std::ostream&) { reached("run"); }
 int run_health(const RunOptions&, std::ostream&, std::ostream&) { reached("health"); }
 void add_screen_options(CLI::App&, ScreenArgs&) {}
-int run_screen_command(const ScreenArgs&, std::ostream&, std::ostream&) { reached("screen"); }
+ScreenGpu this_gpu() { return {}; }
+int run_screen_command(const ScreenArgs&, std::ostream&, std::ostream&, const ScreenGpu&) { reached("screen"); }
 int run_report_command(const std::string&, const std::string&, const std::vector<std::string>&, std::ostream&,
                        std::ostream&) {
   reached("report");

@@ -103,7 +103,7 @@ void count_lanes(const screen::Batch& batch, const screen::HashGrid& g, const sc
 // Each disagreement as a finding: placed to its case from the disagreeing SMs' results, lane by lane,
 // which a second run of the same batch keeps (for the first kSmsPlaced of them).
 void place_disagreements(const Settings& s, uint64_t seed, const screen::Batch& batch, screen::GridRequest request,
-                         const std::vector<screen::HashDisagreement>& wrong, screen::Verdict& v) {
+                         const std::vector<screen::HashDisagreement>& wrong, const ScreenGpu& hardware, screen::Verdict& v) {
   std::vector<uint32_t> placed;
   for (const screen::HashDisagreement& d : wrong)
     if (!d.shared && std::find(placed.begin(), placed.end(), d.smid) == placed.end() && placed.size() < kSmsPlaced)
@@ -111,7 +111,7 @@ void place_disagreements(const Settings& s, uint64_t seed, const screen::Batch& 
   screen::Captured lanes;
   if (!placed.empty()) {
     request.capture_sms = placed;
-    lanes = screen::run_grid(request).captured;
+    lanes = hardware.run(request).captured;
   }
   std::set<std::pair<size_t, int>> shared_reported;
   for (const screen::HashDisagreement& d : wrong) {
@@ -161,7 +161,7 @@ void check_sample(const Settings& s, uint64_t seed, const screen::Batch& batch, 
 // One round: the batch on every SM, its coverage, every hash against the model's, the sample lane by
 // lane, each disagreement placed.
 void screen_round(const Settings& s, uint64_t seed, const screen::GridShape& shape, const std::vector<uint32_t>& seen,
-                  int capability, const std::optional<screen::KernelPlant>& plant, screen::Verdict& v) {
+                  int capability, const std::optional<screen::KernelPlant>& plant, const ScreenGpu& hardware, screen::Verdict& v) {
   screen::Batch batch = screen::make_batch(seed, s.level.cases_per_variant, capability);
   if (s.case_index) {
     std::optional<screen::Batch> one = screen::only_case(batch, *s.case_index);
@@ -178,13 +178,13 @@ void screen_round(const Settings& s, uint64_t seed, const screen::GridShape& sha
   if (s.only_sm) request.capture_sms = {*s.only_sm};
   else if (seen.size() > 1) request.capture_sms = {seen.front(), seen[1 + seed % (seen.size() - 1)]};
   else request.capture_sms = seen;
-  const screen::GridRun run = screen::run_grid(request);
+  const screen::GridRun run = hardware.run(request);
   record_coverage(screen::sm_coverage(run.hashes.smids, shape.sm_count, s.only_sm), s, seed, shape.sm_count,
                   run.hashes.blocks, v);
   const screen::ExpectedHashes expected = screen::expected_hashes(batch);
   const std::vector<screen::HashDisagreement> wrong = screen::compare_hashes(run.hashes, expected, s.only_sm);
   count_lanes(batch, run.hashes, expected, wrong, s.only_sm, v);
-  place_disagreements(s, seed, batch, request, wrong, v);
+  place_disagreements(s, seed, batch, request, wrong, hardware, v);
   check_sample(s, seed, batch, run.captured, wrong, v);
 }
 
@@ -194,8 +194,9 @@ std::string seconds_text(double s) {
   return os.str();
 }
 
-void screen_device(const Settings& s, const ScreenArgs& a, Clock::time_point start, screen::Verdict& v, std::ostream& out) {
-  const gpu::DeviceStatus& d = gpu::device();
+void screen_device(const Settings& s, const ScreenArgs& a, Clock::time_point start, const ScreenGpu& hardware,
+                   screen::Verdict& v, std::ostream& out) {
+  const gpu::DeviceStatus& d = hardware.device();
   v.ordinal = d.info.ordinal;
   v.uuid = d.info.uuid;
   v.name = d.info.name;
@@ -205,8 +206,8 @@ void screen_device(const Settings& s, const ScreenArgs& a, Clock::time_point sta
     v.line = std::string("warpconf screen: ") + (required ? "no usable GPU: " : "could not test: ") + d.reason;
     return;
   }
-  const screen::GridShape shape = screen::grid_shape();
-  const int capability = gpu::code_compute_capability();
+  const screen::GridShape shape = hardware.shape();
+  const int capability = hardware.compute_capability();
   v.sms = shape.sm_count;
   v.warp_slots = shape.slots;
   for (const screen::Variant& var : kVariants) {
@@ -219,7 +220,7 @@ void screen_device(const Settings& s, const ScreenArgs& a, Clock::time_point sta
   const screen::Batch none = screen::make_batch(s.seed, 0, capability);
   screen::GridRequest census;
   census.batch = &none;
-  const std::vector<uint32_t> seen = screen::seen_sms(screen::run_grid(census).hashes.smids);
+  const std::vector<uint32_t> seen = screen::seen_sms(hardware.run(census).hashes.smids);
   const auto refuse = [&seen](const std::string& what) {
     return UsageError(what + ": no block ran there; the SMs seen are " + sm_list(seen));
   };
@@ -241,7 +242,7 @@ void screen_device(const Settings& s, const ScreenArgs& a, Clock::time_point sta
   }
   const auto elapsed = [start] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   for (uint64_t r = 0; a.rounds > 0 ? r < a.rounds : (r == 0 || elapsed() < s.level.seconds); ++r) {
-    screen_round(s, screen::round_seed(s.seed, r), shape, seen, capability, plant, v);
+    screen_round(s, screen::round_seed(s.seed, r), shape, seen, capability, plant, hardware, v);
     v.rounds = r + 1;
     if (v.failures > 0) break;  // the replay lines pin what it found; more rounds would bury them
   }
@@ -278,7 +279,11 @@ void add_screen_options(CLI::App& cmd, ScreenArgs& a) {
   cmd.add_option("--json", a.json, "write the verdict as a JSON record");
 }
 
-int run_screen_command(const ScreenArgs& a, std::ostream& out, std::ostream& err) {
+ScreenGpu this_gpu() {
+  return {gpu::device, screen::grid_shape, gpu::code_compute_capability, screen::run_grid};
+}
+
+int run_screen_command(const ScreenArgs& a, std::ostream& out, std::ostream& err, const ScreenGpu& hardware) {
   const Clock::time_point start = Clock::now();
   Settings s;
   screen::Verdict v;
@@ -286,7 +291,7 @@ int run_screen_command(const ScreenArgs& a, std::ostream& out, std::ostream& err
     s = settings_of(a);
     v.level = std::string(s.level.name);
     v.seed = s.seed;
-    screen_device(s, a, start, v, out);
+    screen_device(s, a, start, hardware, v, out);
   } catch (const UsageError& e) {
     print_error(err, "warpconf screen", e.what());
     return 2;

@@ -6,8 +6,12 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
+
+#include "core/device.hpp"
+#include "screen/launch.hpp"
 
 namespace wc::cli {
 
@@ -26,8 +30,17 @@ struct ScreenArgs {
 
 void add_screen_options(CLI::App&, ScreenArgs&);
 
+// What the screen asks of the GPU: fixtures/screen/launch.hpp's, or a stand-in in the command's tests.
+struct ScreenGpu {
+  std::function<const gpu::DeviceStatus&()> device;
+  std::function<screen::GridShape()> shape;
+  std::function<int()> compute_capability;  // of the code the kernels run
+  std::function<screen::GridRun(const screen::GridRequest&)> run;
+};
+ScreenGpu this_gpu();
+
 // Exit status: 0 conforms; 1 a disagreement, a coverage fault, a CUDA error, or no GPU under
 // WARPCONF_REQUIRE_GPU=1; 2 bad input (one line on `err`); 77 no GPU.
-int run_screen_command(const ScreenArgs&, std::ostream& out, std::ostream& err);
+int run_screen_command(const ScreenArgs&, std::ostream& out, std::ostream& err, const ScreenGpu& gpu = this_gpu());
 
 }  // namespace wc::cli

@@ -84,7 +84,7 @@ void record_coverage(const screen::Coverage& c, const Settings& s, uint64_t seed
                        (c.missing.empty() ? "" : "no block ran on SM " + sm_list(c.missing) + "; ") +
                        (c.doubled.empty() ? "" : "more than one block ran on SM " + sm_list(c.doubled) + "; ") +
                        (c.moved == 0 ? "" : std::to_string(c.moved) + " blocks changed SMs under way; ") + "the screen ran " +
-                       std::to_string(blocks) + " blocks, one per SM");
+                       std::to_string(blocks) + " blocks, one per SM (is another process's kernel on this GPU?)");
 }
 
 // Lane-results verified: those of every copy whose hash matched the model's; the lanes the model

@@ -3,7 +3,8 @@
 # as root or through sudo. Where it cannot, it stops with one line naming what to install (exit
 # status 2). With everything present it only looks (PATH, one dpkg-query): tools/conformance.sh and
 # tools/selftest.sh run it first. --selftest: also clang, for the asan preset's libFuzzer runs,
-# Chromium, which report.renders_in_chromium opens the HTML report in (headless), and Slurm's daemons
+# Chromium, which report.renders_in_chromium opens the HTML report in (headless), promtool (Debian's
+# prometheus), which checks the screen's metrics file (tool_tests' ScreenPrometheus), and Slurm's daemons
 # for the slurm test's one-node cluster (Debian only: elsewhere that test skips).
 # Where CMAKE_PREFIX_PATH is set, the libraries are looked for there by configure, which names the
 # one that is missing. The CUDA Toolkit (nvcc 13) is not a distribution package: it must be installed.
@@ -20,7 +21,7 @@ libraries=(libgtest-dev libgmock-dev googletest librapidcheck-dev nlohmann-json3
 slurm=()
 case "${1:-}" in
   "") ;;
-  --selftest) tools+=(clang++:clang) lean_tools=(chromium:chromium) slurm=(slurmctld slurmd munge) ;;
+  --selftest) tools+=(clang++:clang) lean_tools=(chromium:chromium promtool:prometheus) slurm=(slurmctld slurmd munge) ;;
   *) stop "unknown argument '$1': tools/setup.sh [--selftest]" ;;
 esac
 missing=() missing_lean=()

@@ -12,6 +12,7 @@
 #include "warpconf/report_inputs.hpp"
 #include "warpconf/results.hpp"
 #include "warpconf/run.hpp"
+#include "warpconf/screen.hpp"
 #include "warpconf/toolchain.hpp"
 
 namespace wc {
@@ -39,6 +40,9 @@ void add_toolchain_options(CLI::App&, ToolchainArgs&) {}
 int run_toolchain_command(const ToolchainArgs&, std::ostream&, std::ostream&) { reached("toolchain"); }
 RunOutcome run_suite(const RunOptions&, std::ostream&, std::ostream&) { reached("run"); }
 int run_health(const RunOptions&, std::ostream&, std::ostream&) { reached("health"); }
+void add_screen_options(CLI::App&, ScreenArgs&) {}
+ScreenGpu this_gpu() { return {}; }
+int run_screen_command(const ScreenArgs&, std::ostream&, std::ostream&, const ScreenGpu&) { reached("screen"); }
 int run_report_command(const std::string&, const std::string&, const std::vector<std::string>&, std::ostream&,
                        std::ostream&) {
   reached("report");

@@ -34,7 +34,7 @@ TEST_P(CommandLineRefuses, with_one_line_and_status_2) {
   EXPECT_EQ(r.err, GetParam().says + "\n");
 }
 
-const std::string kCommands = "explain, results, golden, probe, program, toolchain, perf, run, health, report, merge";
+const std::string kCommands = "explain, results, golden, probe, program, toolchain, perf, run, health, screen, report, merge";
 
 INSTANTIATE_TEST_SUITE_P(
     Table, CommandLineRefuses,

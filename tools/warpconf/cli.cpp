@@ -21,6 +21,7 @@
 #include "warpconf/options.hpp"
 #include "warpconf/perf.hpp"
 #include "warpconf/probe.hpp"
+#include "warpconf/screen.hpp"
 #include "warpconf/program.hpp"
 #include "warpconf/toolchain.hpp"
 #include "warpconf/report_inputs.hpp"
@@ -214,6 +215,11 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
       ->transform(duration_in(kTimeLimit));
   health_cmd->add_option("--out", health.out, "the report folder (default: as for run)");
   health_cmd->add_option("--build-dir", health.build_dir, "the build tree or bundle (default: the one this warpconf is in)");
+  CLI::App* screen_cmd = app.add_subcommand(
+      "screen", "Run one batch of warp collectives on every SM x warp slot x lane (one persistent block per SM), compare "
+                "the SMs with each other and with the models, and place a disagreement on its SM, warp slot and lane.");
+  ScreenArgs screen_args;
+  add_screen_options(*screen_cmd, screen_args);
   CLI::App* report_cmd = app.add_subcommand(
       "report", "Build report.json, report.md and report.html from a results.jsonl, or a folder holding one with "
                 "ctest's junit.xml and ctest.log beside it (warpconf run, tools/conformance.sh).");
@@ -239,7 +245,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     const CLI::App* shown = &app;  // the innermost command named
     for (const CLI::App* cmd : {explain_cmd, results_cmd, golden_cmd, record_cmd, accept_cmd, verify_cmd, check_cmd, diff_cmd,
                                 probe_cmd, program_cmd, toolchain_cmd, perf_cmd, perf_record_cmd, perf_accept_cmd, perf_compare_cmd, perf_diff_cmd,
-                                run_cmd, health_cmd, report_cmd, merge_cmd})
+                                run_cmd, health_cmd, screen_cmd, report_cmd, merge_cmd})
       if (cmd->parsed()) shown = cmd;
     out << shown->help();
     return 0;
@@ -269,6 +275,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     health.argv = words;
     return run_health(health, out, err);
   }
+  if (screen_cmd->parsed()) return run_screen_command(screen_args, out, err);
   if (report_cmd->parsed()) return run_report_command(report_path, report_out, words, out, err);
   if (merge_cmd->parsed()) return run_merge_command(merge_paths, merge_out, words, out, err);
   if (program_cmd->parsed()) return run_program_command(program_args, out, err);

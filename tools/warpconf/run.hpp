@@ -35,9 +35,10 @@ struct RunOptions {
 };
 
 // The tests `warpconf run --budget quick` leaves out: the contract probes (a child process per
-// batch, seconds per probe that hangs), the golden verification, and the suites that run planted
-// and known-bad implementations, whose shrinking is the slowest part of the suite.
-inline constexpr const char* kQuickExclude = "^probe\\.|^golden\\.verify$|KnownBad|Planted|^program\\.planted\\.";
+// batch, seconds per probe that hangs), the golden verification, the suites that run planted
+// and known-bad implementations, whose shrinking is the slowest part of the suite, and the screen's
+// planted faults (a screen and its replay each: the screen's teeth, not the node's health).
+inline constexpr const char* kQuickExclude = "^probe\\.|^golden\\.verify$|KnownBad|Planted|^program\\.planted\\.|^screen\\.planted\\.";
 
 // Throws UsageError naming what is wrong with options that do not go together or are out of range.
 void check_options(const RunOptions&);

@@ -32,7 +32,7 @@ using toolchain::ToolchainPath;
 ToolchainPath ptxas(int level) { return {Compiler::ptxas, level}; }
 ToolchainPath jit(int level) { return {Compiler::driver_jit, level}; }
 
-Program ptx_program(int threads, Block body, uint64_t index = 0) {
+Program plant_test_program(int threads, Block body, uint64_t index = 0) {
   Program p;
   p.seed = 0x706c616e74;
   p.index = index;
@@ -50,7 +50,7 @@ Program ptx_program(int threads, Block body, uint64_t index = 0) {
 Program run_ahead(uint64_t index = 0, bool bottom_tested = false) {
   Block body{if_else(0, lane_below(7), {instr(1, Instr::add, Type::u32, 1, var(1), constant(3))}),
              long_loop(2, input(1), 40, bottom_tested, {instr(3, Instr::add, Type::u32, 2, var(2), loop_index(0)), observe(4, var(2))})};
-  return ptx_program(32, std::move(body), index);
+  return plant_test_program(32, std::move(body), index);
 }
 
 // --- the plant -----------------------------------------------------------------------------------------
@@ -69,13 +69,13 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         SiteRow{"a_per_lane_loop_after_a_divergent_branch", run_ahead(), {2}},
         SiteRow{"a_per_lane_loop_inside_a_divergent_arm",
-                ptx_program(32, {if_else(0, when(Compare::bit, tid(), constant(1)), {loop(1, lane(), {observe(2, var(0))})})}), {1}},
+                plant_test_program(32, {if_else(0, when(Compare::bit, tid(), constant(1)), {loop(1, lane(), {observe(2, var(0))})})}), {1}},
         SiteRow{"not_a_uniform_loop_after_a_divergent_branch",
-                ptx_program(32, {if_else(0, lane_below(7), {}), long_loop(1, uniform(2), 64, false, {observe(2, var(0))})}), {}},
+                plant_test_program(32, {if_else(0, lane_below(7), {}), long_loop(1, uniform(2), 64, false, {observe(2, var(0))})}), {}},
         SiteRow{"not_a_per_lane_loop_before_any_divergence",
-                ptx_program(32, {loop(0, lane(), {observe(1, var(0))}), if_else(2, lane_below(7), {})}), {}},
+                plant_test_program(32, {loop(0, lane(), {observe(1, var(0))}), if_else(2, lane_below(7), {})}), {}},
         SiteRow{"not_after_a_branch_every_lane_takes_alike",
-                ptx_program(32, {if_else(0, when(Compare::lt, param(0), constant(3)), {}), loop(1, lane(), {observe(2, var(0))})}), {}}),
+                plant_test_program(32, {if_else(0, when(Compare::lt, param(0), constant(3)), {}), loop(1, lane(), {observe(2, var(0))})}), {}}),
     [](const ::testing::TestParamInfo<SiteRow>& info) { return info.param.name; });
 
 TEST_P(UniformCounterSites, are_the_per_lane_loops_reached_after_a_divergent_branch) {

@@ -33,15 +33,15 @@ inline constexpr numbers::NumberRange kScreenRounds{1, 1000000, false};
 inline constexpr numbers::NumberRange kScreenSm{0, 65535, false};
 inline constexpr numbers::NumberRange kScreenCase{0, 1000000, false};
 
-struct Settings {
+struct ScreenSettings {
   screen::LevelInfo level;
   uint64_t seed = 0;
   std::optional<uint32_t> only_sm, case_index;
   std::optional<screen::Plant> plant;
 };
 
-Settings settings_of(const ScreenArgs& a) {
-  Settings s;
+ScreenSettings settings_of(const ScreenArgs& a) {
+  ScreenSettings s;
   const std::optional<screen::LevelInfo> level = screen::level_from_name(a.level);
   if (!level) throw UsageError("--level " + a.level + ": not a level (short, medium or long)");
   s.level = *level;
@@ -54,7 +54,7 @@ Settings settings_of(const ScreenArgs& a) {
   return s;
 }
 
-std::string replay_line(const Settings& s, uint64_t seed, uint32_t smid, std::optional<uint32_t> case_index) {
+std::string replay_line(const ScreenSettings& s, uint64_t seed, uint32_t smid, std::optional<uint32_t> case_index) {
   std::string line = "warpconf screen --level " + std::string(s.level.name) + " --seed " + check::seed_text(seed) +
                      " --rounds 1 --only-sm " + std::to_string(smid);
   if (case_index) line += " --case " + std::to_string(*case_index);
@@ -74,7 +74,7 @@ std::string sm_list(const std::vector<uint32_t>& ids) {
   return text;
 }
 
-void record_coverage(const screen::Coverage& c, const Settings& s, uint64_t seed, uint32_t sm_count, size_t blocks,
+void record_coverage(const screen::Coverage& c, const ScreenSettings& s, uint64_t seed, uint32_t sm_count, size_t blocks,
                      screen::Verdict& v) {
   v.sms_covered = c.covered;
   if (c.complete()) return;
@@ -102,7 +102,7 @@ void count_lanes(const screen::Batch& batch, const screen::HashGrid& g, const sc
 
 // Each disagreement as a finding: placed to its case from the disagreeing SMs' results, lane by lane,
 // which a second run of the same batch keeps (for the first kSmsPlaced of them).
-void place_disagreements(const Settings& s, uint64_t seed, const screen::Batch& batch, screen::GridRequest request,
+void place_disagreements(const ScreenSettings& s, uint64_t seed, const screen::Batch& batch, screen::GridRequest request,
                          const std::vector<screen::HashDisagreement>& wrong, const ScreenGpu& hardware, screen::Verdict& v) {
   std::vector<uint32_t> placed;
   for (const screen::HashDisagreement& d : wrong)
@@ -137,7 +137,7 @@ void place_disagreements(const Settings& s, uint64_t seed, const screen::Batch& 
 }
 
 // The model's sample: lanes wrong where their hash was right are what the hashes missed.
-void check_sample(const Settings& s, uint64_t seed, const screen::Batch& batch, const screen::Captured& captured,
+void check_sample(const ScreenSettings& s, uint64_t seed, const screen::Batch& batch, const screen::Captured& captured,
                   const std::vector<screen::HashDisagreement>& wrong, screen::Verdict& v) {
   uint64_t sampled = 0;
   const std::vector<screen::LaneMismatch> sample = screen::check_sample(captured, batch, kFindingsShown, sampled);
@@ -160,7 +160,7 @@ void check_sample(const Settings& s, uint64_t seed, const screen::Batch& batch, 
 
 // One round: the batch on every SM, its coverage, every hash against the model's, the sample lane by
 // lane, each disagreement placed.
-void screen_round(const Settings& s, uint64_t seed, const screen::GridShape& shape, const std::vector<uint32_t>& seen,
+void screen_round(const ScreenSettings& s, uint64_t seed, const screen::GridShape& shape, const std::vector<uint32_t>& seen,
                   int capability, const std::optional<screen::KernelPlant>& plant, const ScreenGpu& hardware, screen::Verdict& v) {
   screen::Batch batch = screen::make_batch(seed, s.level.cases_per_variant, capability);
   if (s.case_index) {
@@ -194,7 +194,7 @@ std::string seconds_text(double s) {
   return os.str();
 }
 
-void screen_device(const Settings& s, const ScreenArgs& a, Clock::time_point start, const ScreenGpu& hardware,
+void screen_device(const ScreenSettings& s, const ScreenArgs& a, Clock::time_point start, const ScreenGpu& hardware,
                    screen::Verdict& v, std::ostream& out) {
   const gpu::DeviceStatus& d = hardware.device();
   v.ordinal = d.info.ordinal;
@@ -285,7 +285,7 @@ ScreenGpu this_gpu() {
 
 int run_screen_command(const ScreenArgs& a, std::ostream& out, std::ostream& err, const ScreenGpu& hardware) {
   const Clock::time_point start = Clock::now();
-  Settings s;
+  ScreenSettings s;
   screen::Verdict v;
   try {
     s = settings_of(a);

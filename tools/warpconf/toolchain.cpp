@@ -30,18 +30,11 @@ namespace wc::cli {
 namespace {
 
 using toolchain::ToolchainPath;
-constexpr std::string_view kCommand = kToolchainCommand;
 
 std::string hex8(uint32_t v) {
   std::ostringstream os;
   os << std::hex << std::setw(8) << std::setfill('0') << v;
   return os.str();
-}
-
-std::string kinds_text(const std::vector<std::string>& kinds) {
-  std::string t;
-  for (const std::string& k : kinds) t += (t.empty() ? "" : ", ") + k;
-  return t;
 }
 
 // One line per fixture: what each path did.
@@ -144,7 +137,7 @@ int run_known_bugs(const ToolchainArgs& a, const toolchain::RunOptions& o, const
   const toolchain::RunResult run = toolchain::run_toolchain(modules, o);
   if (!o.compile_only && run.device.compute_capability == 0) {
     if (environment::require_gpu()) {
-      print_error(err, kCommand, "WARPCONF_REQUIRE_GPU=1 but no usable GPU: " + run.device.why_not);
+      print_error(err, kToolchainCommand, "WARPCONF_REQUIRE_GPU=1 but no usable GPU: " + run.device.why_not);
       return 1;
     }
     out << "warpconf toolchain: no usable GPU: " << run.device.why_not << "\n";
@@ -288,11 +281,11 @@ FindingVerdicts findings_against_bugs_file(const ToolchainArgs& a, const std::op
     try {
       files::write_atomically(a.record, toolchain::write_bugs(file));
     } catch (const std::invalid_argument& e) {
-      print_error(err, kCommand, std::string("--record: ") + e.what());
+      print_error(err, kToolchainCommand, std::string("--record: ") + e.what());
       v.status = 2;
       return v;
     } catch (const files::FileError& e) {
-      print_error(err, kCommand, std::string("--record: ") + e.what());
+      print_error(err, kToolchainCommand, std::string("--record: ") + e.what());
       v.status = 2;
       return v;
     }
@@ -315,7 +308,7 @@ FindingVerdicts findings_against_bugs_file(const ToolchainArgs& a, const std::op
   try {
     if (!file) file = toolchain::read_bugs_file(v.verify_path);
   } catch (const golden::FormatError& e) {
-    print_error(err, kCommand, e.what());
+    print_error(err, kToolchainCommand, e.what());
     v.status = 2;
     return v;
   }
@@ -386,10 +379,10 @@ int run_toolchain_command(const ToolchainArgs& a, std::ostream& out, std::ostrea
     if (!(a.random && a.emit)) o = toolchain_run_options(a);
     given = given_bugs_file(a);
   } catch (const UsageError& e) {
-    print_error(err, kCommand, e.what());
+    print_error(err, kToolchainCommand, e.what());
     return 2;
   } catch (const golden::FormatError& e) {
-    print_error(err, kCommand, e.what());
+    print_error(err, kToolchainCommand, e.what());
     return 2;
   }
   if (a.random) return run_random_programs(a, o, out, err);

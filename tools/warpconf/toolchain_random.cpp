@@ -32,13 +32,6 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using toolchain::ToolchainPath;
-constexpr std::string_view kCommand = kToolchainCommand;
-
-std::string kinds_text(const std::vector<std::string>& kinds) {
-  std::string t;
-  for (const std::string& k : kinds) t += (t.empty() ? "" : ", ") + k;
-  return t;
-}
 
 program::FeatureSet features_off(const ToolchainArgs& a) {
   if (a.without.empty()) return {};
@@ -61,14 +54,14 @@ int emit_program(const ToolchainArgs& a, std::ostream& out, std::ostream& err) {
   const std::string arch = a.arch.empty() ? "sm_90" : a.arch;
   const int sm = program::sm_of(arch);
   if (!is_target(sm)) {
-    print_error(err, kCommand, "--arch " + arch + ": the PTX emitter writes sm_75, 80, 86, 87, 89, 90, 100, 103 and 120");
+    print_error(err, kToolchainCommand, "--arch " + arch + ": the PTX emitter writes sm_75, 80, 86, 87, 89, 90, 100, 103 and 120");
     return 2;
   }
   if (!a.out.empty()) {
     try {
       require_writable("--out", a.out, check::Output::folder);
     } catch (const UsageError& e) {
-      print_error(err, kCommand, e.what());
+      print_error(err, kToolchainCommand, e.what());
       return 2;
     }
   }
@@ -97,7 +90,7 @@ int emit_program(const ToolchainArgs& a, std::ostream& out, std::ostream& err) {
     if (!planted.empty()) out << "// ---- planted.ptx ----\n" << planted;
     out << std::flush;
     if (!out) {
-      print_error(err, kCommand, "--emit: cannot write to standard output");
+      print_error(err, kToolchainCommand, "--emit: cannot write to standard output");
       return 2;
     }
     return 0;
@@ -108,7 +101,7 @@ int emit_program(const ToolchainArgs& a, std::ostream& out, std::ostream& err) {
     fs::create_directories(a.out);
     for (const auto& [name, content] : files) files::write_atomically((fs::path(a.out) / name).string(), content);
   } catch (const files::FileError& e) {
-    print_error(err, kCommand, std::string("--out: ") + e.what());
+    print_error(err, kToolchainCommand, std::string("--out: ") + e.what());
     return 2;
   }
   out << "wrote kernel.ptx, repro.cu and program.txt" << (planted.empty() ? "" : " and planted.ptx") << " in " << a.out << "\n";
@@ -234,7 +227,7 @@ int run_random_programs(const ToolchainArgs& a, const toolchain::RunOptions& giv
       require_writable("--findings", findings_dir, check::Output::folder);
     }
   } catch (const UsageError& e) {
-    print_error(err, kCommand, e.what());
+    print_error(err, kToolchainCommand, e.what());
     return 2;
   }
   toolchain::RunOptions o = given_options;
@@ -242,7 +235,7 @@ int run_random_programs(const ToolchainArgs& a, const toolchain::RunOptions& giv
     o.device = toolchain::device_in_child(o.child_timeout_s);
     if (o.device->compute_capability == 0) {
       if (environment::require_gpu()) {
-        print_error(err, kCommand, "WARPCONF_REQUIRE_GPU=1 but no usable GPU: " + o.device->why_not);
+        print_error(err, kToolchainCommand, "WARPCONF_REQUIRE_GPU=1 but no usable GPU: " + o.device->why_not);
         return 1;
       }
       out << "warpconf toolchain: no usable GPU: " << o.device->why_not << "\n";
@@ -260,7 +253,7 @@ int run_random_programs(const ToolchainArgs& a, const toolchain::RunOptions& giv
     const ToolchainPath o3{toolchain::Compiler::ptxas, 3};
     planted_path = std::find(o.paths.begin(), o.paths.end(), o3) != o.paths.end() ? o3 : o.paths.back();
     if (o.paths.size() < 2 || planted_path->level == 0) {
-      print_error(err, kCommand, "--plant needs a level besides -O0 to plant on: give another --path");
+      print_error(err, kToolchainCommand, "--plant needs a level besides -O0 to plant on: give another --path");
       return 2;
     }
   }
@@ -271,7 +264,7 @@ int run_random_programs(const ToolchainArgs& a, const toolchain::RunOptions& giv
     const std::string default_file = check::golden_root() + "/" + o.arch + "/toolchain-bugs.txt";
     if (!recorded && a.verify && fs::exists(default_file)) recorded = toolchain::read_bugs_file(default_file);
   } catch (const golden::FormatError& e) {
-    print_error(err, kCommand, e.what());
+    print_error(err, kToolchainCommand, e.what());
     return 2;
   }
   std::vector<std::string> replayed;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "toolchain/bugs_file.hpp"
@@ -16,6 +17,13 @@
 namespace wc::cli {
 
 inline constexpr std::string_view kToolchainCommand = "warpconf toolchain";
+
+// A finding's kinds as one list: "wrong-output, compiler-crash".
+inline std::string kinds_text(const std::vector<std::string>& kinds) {
+  std::string t;
+  for (const std::string& k : kinds) t += (t.empty() ? "" : ", ") + k;
+  return t;
+}
 
 // The paths, compilers and timeouts of the command line; throws UsageError (and golden::FormatError
 // for a --verify file that is not one) before anything runs.

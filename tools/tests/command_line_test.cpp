@@ -3,6 +3,7 @@
 // twice are bad input, refused with one line before any work; and the parsed value is the one given.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -11,6 +12,10 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "core/files.hpp"
+#include "harness/scratch_dir.hpp"
+#include "toolchain/bugs_file.hpp"
+#include "toolchain/compilers.hpp"
 
 namespace wc {
 namespace {
@@ -96,6 +101,49 @@ INSTANTIATE_TEST_SUITE_P(
                 "warpconf toolchain: --arch sm_70: the PTX emitter writes sm_75, 80, 86, 87, 89, 90, 100, 103 and 120"},
         Refused{{"toolchain", "--random", "--index", "1", "--emit", "--out", "/dev/full"},
                 "warpconf toolchain: --out: /dev/full is not a folder"}));
+
+// --record keeps the file's records of reproducers the run did not run: --known's recording beside a
+// --random finding (it wrote the run's findings alone, so each source's recording dropped the other's).
+TEST(CommandLine, toolchain_record_keeps_the_records_of_reproducers_the_run_did_not_run) {
+  std::string why_not;
+  if (!toolchain::compiler_available(toolchain::OfflineCompiler::nvjitlink, {}, why_not) &&
+      !toolchain::compiler_available(toolchain::OfflineCompiler::ptxas_binary, {}, why_not))
+    GTEST_SKIP() << why_not;
+  const std::filesystem::path dir = harness::fresh_test_dir("toolchain-record");
+  const std::string file = (dir / "toolchain-bugs.txt").string();
+  toolchain::BugsFile before;
+  before.device = "NVIDIA H100 80GB HBM3";
+  before.compute_capability = "9.0";
+  before.paths = {{toolchain::Compiler::driver_jit, 0}, {toolchain::Compiler::driver_jit, 3}};
+  before.recorded = "2026-12-07T10:00:00Z";
+  toolchain::BugRecord random;
+  random.reproducer = "ptx/0x1/2";
+  random.kinds = {"wrong-output"};
+  random.levels = {{toolchain::Compiler::driver_jit, 3}};
+  random.shape = "add.s32 st.global.u32";
+  random.signature = toolchain::signature(random.kinds, random.levels, random.shape);
+  random.ptxas = "13.0.88";
+  random.driver = "13.0";
+  before.bugs = {random};
+  std::ofstream(file) << toolchain::write_bugs(before);
+
+  const CliRun r = run_cli({"toolchain", "--known", "--compile-only", "--record", file});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("beside the 1 it held of reproducers this run did not run"), std::string::npos) << r.out;
+  const toolchain::BugsFile after = toolchain::read_bugs_file(file);
+  EXPECT_EQ(std::count(after.bugs.begin(), after.bugs.end(), random), 1) << "the --random record was dropped";
+  EXPECT_GT(after.bugs.size(), 1u) << "--known recorded nothing beside it";
+  EXPECT_NE(std::find(after.paths.begin(), after.paths.end(), toolchain::ToolchainPath{toolchain::Compiler::driver_jit, 3}), after.paths.end());
+
+  // A file of another architecture is refused, and left as it was.
+  before.compute_capability = "8.0";
+  const std::string text = toolchain::write_bugs(before);
+  std::ofstream(file) << text;
+  const CliRun other = run_cli({"toolchain", "--known", "--compile-only", "--record", file});
+  EXPECT_EQ(other.status, 2);
+  EXPECT_EQ(other.err, "warpconf toolchain: --record: " + file + " holds compute capability 8.0's toolchain bugs, this GPU is 9.0\n");
+  EXPECT_EQ(files::read_input(file), text);
+}
 
 // --emit --out to a device that refuses every write: the source is not silently lost.
 TEST(CommandLine, program_emit_says_where_its_file_could_not_be_written) {

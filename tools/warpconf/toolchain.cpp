@@ -278,18 +278,35 @@ FindingVerdicts findings_against_bugs_file(const ToolchainArgs& a, const std::op
     file.paths = facts.paths;
     file.recorded = check::utc_now();
     file.bugs = now;
+    size_t kept = 0;
     try {
+      // The file's records of reproducers this run did not run (--known's beside --random's, other seeds') stay.
+      if (std::filesystem::exists(a.record)) {
+        const toolchain::BugsFile before = toolchain::read_bugs_file(a.record);
+        if (before.compute_capability != file.compute_capability)
+          throw std::invalid_argument(a.record + " holds compute capability " + before.compute_capability + "'s toolchain bugs, this GPU is " +
+                                      file.compute_capability);
+        const auto ran = [&](const std::string& reproducer) {
+          return std::find(reproducers_run.begin(), reproducers_run.end(), reproducer) != reproducers_run.end() ||
+                 std::any_of(now.begin(), now.end(), [&](const toolchain::BugRecord& r) { return r.reproducer == reproducer; });
+        };
+        for (const toolchain::BugRecord& b : before.bugs)
+          if (!ran(b.reproducer)) {
+            file.bugs.push_back(b);
+            ++kept;
+          }
+        for (const ToolchainPath& p : before.paths)
+          if (std::find(file.paths.begin(), file.paths.end(), p) == file.paths.end()) file.paths.push_back(p);
+      }
       files::write_atomically(a.record, toolchain::write_bugs(file));
-    } catch (const std::invalid_argument& e) {
-      print_error(err, kToolchainCommand, std::string("--record: ") + e.what());
-      v.status = 2;
-      return v;
-    } catch (const files::FileError& e) {
+    } catch (const std::exception& e) {  // the file there unreadable or of another GPU, or the new one unwritable
       print_error(err, kToolchainCommand, std::string("--record: ") + e.what());
       v.status = 2;
       return v;
     }
-    out << "recorded " << now.size() << " toolchain bugs in " << a.record << "\n";
+    out << "recorded " << now.size() << " toolchain bugs in " << a.record;
+    if (kept != 0) out << ", beside the " << kept << " it held of reproducers this run did not run";
+    out << "\n";
     v.recorded.assign(now.size(), true);
     return v;
   }

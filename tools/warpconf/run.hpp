@@ -37,8 +37,10 @@ struct RunOptions {
 // The tests `warpconf run --budget quick` leaves out: the contract probes (a child process per
 // batch, seconds per probe that hangs), the golden verification, the suites that run planted
 // and known-bad implementations, whose shrinking is the slowest part of the suite, and the screen's
-// planted faults (a screen and its replay each: the screen's teeth, not the node's health).
-inline constexpr const char* kQuickExclude = "^probe\\.|^golden\\.verify$|KnownBad|Planted|^program\\.planted\\.|^screen\\.planted\\.";
+// planted faults (a screen and its replay each: the screen's teeth, not the node's health), and the
+// PTX fuzzer's random programs (thousands of compilations on nine paths: the compilers', not the node's).
+inline constexpr const char* kQuickExclude =
+    "^probe\\.|^golden\\.verify$|KnownBad|Planted|^program\\.planted\\.|^screen\\.planted\\.|^toolchain\\.random";
 
 // Throws UsageError naming what is wrong with options that do not go together or are out of range.
 void check_options(const RunOptions&);

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/process.hpp"
-#include "families/program/builders.hpp"
-#include "families/program/generate.hpp"
+#include "programs/builders.hpp"
+#include "programs/generate.hpp"
 #include "harness/scratch_dir.hpp"
 #include "harness/toolkit.hpp"
 #include "programs/ptx_abi.hpp"

@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "families/program/builders.hpp"
-#include "families/program/shrink.hpp"
+#include "programs/builders.hpp"
+#include "programs/shrink.hpp"
 #include "harness/random_check.hpp"
 
 namespace wc {

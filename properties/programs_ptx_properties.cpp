@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "families/program/builders.hpp"
-#include "families/program/emit.hpp"
-#include "families/program/generate.hpp"
-#include "families/program/model.hpp"
-#include "families/program/shrink.hpp"
+#include "programs/builders.hpp"
+#include "programs/emit.hpp"
+#include "programs/generate.hpp"
+#include "programs/model.hpp"
+#include "programs/shrink.hpp"
 #include "harness/random_check.hpp"
 #include "programs/features.hpp"
 #include "programs/instructions.hpp"

@@ -9,7 +9,7 @@
 #include "core/files.hpp"
 #include "core/numbers.hpp"
 #include "core/seed.hpp"
-#include "families/program/run.hpp"
+#include "programs/run.hpp"
 #include "formats/programs.hpp"
 #include "warpconf/options.hpp"
 

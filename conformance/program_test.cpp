@@ -17,15 +17,15 @@
 #include "core/batch.hpp"
 #include "core/device.hpp"
 #include "core/process.hpp"
-#include "programs/device.hpp"
 #include "core/seed.hpp"
-#include "programs/builders.hpp"
-#include "programs/emit.hpp"
-#include "programs/generate.hpp"
-#include "programs/run.hpp"
 #include "harness/gpu_test.hpp"
 #include "harness/scratch_dir.hpp"
 #include "harness/toolkit.hpp"
+#include "programs/builders.hpp"
+#include "programs/device.hpp"
+#include "programs/emit.hpp"
+#include "programs/generate.hpp"
+#include "programs/run.hpp"
 
 namespace wc::program {
 namespace {

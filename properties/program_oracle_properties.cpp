@@ -9,9 +9,9 @@
 #include <sstream>
 #include <string>
 
+#include "families/reduce/model.hpp"
 #include "programs/builders.hpp"
 #include "programs/model.hpp"
-#include "families/reduce/model.hpp"
 
 namespace wc::program {
 namespace {

@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include "harness/random_check.hpp"
 #include "programs/builders.hpp"
 #include "programs/generate.hpp"
 #include "programs/program.hpp"
-#include "harness/random_check.hpp"
 
 namespace wc {
 namespace {

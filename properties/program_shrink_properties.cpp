@@ -10,9 +10,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "harness/random_check.hpp"
 #include "programs/builders.hpp"
 #include "programs/shrink.hpp"
-#include "harness/random_check.hpp"
 
 namespace wc {
 namespace {

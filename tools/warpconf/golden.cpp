@@ -16,11 +16,11 @@
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
-#include "programs/golden_check.hpp"
 #include "formats/deviations.hpp"
 #include "formats/golden.hpp"
 #include "formats/programs.hpp"
 #include "formats/text.hpp"
+#include "programs/golden_check.hpp"
 #include "warpconf/options.hpp"
 
 namespace wc::cli {

@@ -17,15 +17,15 @@
 #include "core/batch.hpp"
 #include "core/device.hpp"
 #include "core/process.hpp"
-#include "families/program/device.hpp"
 #include "core/seed.hpp"
-#include "families/program/builders.hpp"
-#include "families/program/emit.hpp"
-#include "families/program/generate.hpp"
-#include "families/program/run.hpp"
 #include "harness/gpu_test.hpp"
 #include "harness/scratch_dir.hpp"
 #include "harness/toolkit.hpp"
+#include "programs/builders.hpp"
+#include "programs/device.hpp"
+#include "programs/emit.hpp"
+#include "programs/generate.hpp"
+#include "programs/run.hpp"
 
 namespace wc::program {
 namespace {

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "core/process.hpp"
-#include "families/program/builders.hpp"
-#include "families/program/generate.hpp"
 #include "harness/scratch_dir.hpp"
 #include "harness/toolkit.hpp"
+#include "programs/builders.hpp"
+#include "programs/generate.hpp"
 #include "programs/ptx_abi.hpp"
 #include "programs/ptx_emit.hpp"
 #include "programs/ptx_fuzz.hpp"

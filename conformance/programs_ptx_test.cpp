@@ -17,16 +17,16 @@
 #include <vector>
 
 #include "core/process.hpp"
-#include "families/program/builders.hpp"
-#include "families/program/emit.hpp"
-#include "families/program/generate.hpp"
-#include "families/program/shrink.hpp"
 #include "harness/scratch_dir.hpp"
 #include "harness/toolkit.hpp"
+#include "programs/builders.hpp"
+#include "programs/emit.hpp"
+#include "programs/generate.hpp"
 #include "programs/instructions.hpp"
 #include "programs/ptx_abi.hpp"
 #include "programs/ptx_emit.hpp"
 #include "programs/ptx_shrink.hpp"
+#include "programs/shrink.hpp"
 
 namespace wc::program {
 namespace {

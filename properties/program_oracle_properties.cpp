@@ -1,4 +1,4 @@
-// The program oracle (families/program/model.hpp), on hand-built programs whose outputs are worked out
+// The program oracle (programs/model.hpp), on hand-built programs whose outputs are worked out
 // by hand from the documents: a table of cases, each a program and the slots of its outputs in the
 // GPU's layout that the documents fix. The same table is run against wrong interpreters (planted
 // bugs), each of which some case must catch.
@@ -9,9 +9,9 @@
 #include <sstream>
 #include <string>
 
-#include "families/program/builders.hpp"
-#include "families/program/model.hpp"
 #include "families/reduce/model.hpp"
+#include "programs/builders.hpp"
+#include "programs/model.hpp"
 
 namespace wc::program {
 namespace {

@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "families/program/builders.hpp"
-#include "families/program/generate.hpp"
-#include "families/program/program.hpp"
 #include "harness/random_check.hpp"
+#include "programs/builders.hpp"
+#include "programs/generate.hpp"
+#include "programs/program.hpp"
 
 namespace wc {
 namespace {

@@ -10,9 +10,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "families/program/builders.hpp"
-#include "families/program/shrink.hpp"
 #include "harness/random_check.hpp"
+#include "programs/builders.hpp"
+#include "programs/shrink.hpp"
 
 namespace wc {
 namespace {

@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
-#include "families/program/builders.hpp"
-#include "families/program/emit.hpp"
-#include "families/program/generate.hpp"
-#include "families/program/model.hpp"
-#include "families/program/shrink.hpp"
 #include "harness/random_check.hpp"
+#include "programs/builders.hpp"
+#include "programs/emit.hpp"
 #include "programs/features.hpp"
+#include "programs/generate.hpp"
 #include "programs/instructions.hpp"
+#include "programs/model.hpp"
 #include "programs/ptx_emit.hpp"
+#include "programs/shrink.hpp"
 
 namespace wc::program {
 namespace {

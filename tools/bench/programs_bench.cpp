@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "core/numbers.hpp"
-#include "families/program/emit.hpp"
-#include "families/program/generate.hpp"
-#include "families/program/model.hpp"
+#include "programs/emit.hpp"
+#include "programs/generate.hpp"
+#include "programs/model.hpp"
 #include "programs/ptx_emit.hpp"
 
 namespace {

@@ -16,11 +16,11 @@
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
-#include "families/program/golden_check.hpp"
 #include "formats/deviations.hpp"
 #include "formats/golden.hpp"
 #include "formats/programs.hpp"
 #include "formats/text.hpp"
+#include "programs/golden_check.hpp"
 #include "warpconf/options.hpp"
 
 namespace wc::cli {
@@ -403,7 +403,7 @@ std::vector<std::string> without_programs(std::vector<std::string> names) {
   return names;
 }
 
-// programs.txt of `dir` (families/program/golden_check.hpp): one more family for the tally.
+// programs.txt of `dir` (programs/golden_check.hpp): one more family for the tally.
 void check_programs(const std::string& dir, bool asked_by_name, std::ostream& out, Tally& tally) {
   const std::string path = dir + "/programs.txt";
   if (!fs::exists(path)) {

@@ -9,8 +9,8 @@
 #include "core/files.hpp"
 #include "core/numbers.hpp"
 #include "core/seed.hpp"
-#include "families/program/run.hpp"
 #include "formats/programs.hpp"
+#include "programs/run.hpp"
 #include "warpconf/options.hpp"
 
 namespace wc::cli {

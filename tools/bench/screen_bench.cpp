@@ -13,14 +13,13 @@
 #include "core/device.hpp"
 #include "core/environment.hpp"
 #include "core/number_text.hpp"
+#include "core/seconds_since.hpp"
 #include "screen/launch.hpp"
 
 namespace {
 
 using namespace wc;
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());

@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "core/device.hpp"
+#include "core/files.hpp"
 #include "core/numbers.hpp"
+#include "core/seconds_since.hpp"
 
 namespace wc::cli {
 namespace {
@@ -53,11 +55,7 @@ std::string probe(double seconds) {
       why = std::string("the CUDA probe failed: ") + e.what();
     }
     why += "\n";  // an answer, even an empty one, ends with a line break: a probe that died wrote none
-    for (size_t done = 0; done < why.size();) {
-      const ssize_t n = ::write(pipe[1], why.data() + done, why.size() - done);
-      if (n <= 0) break;
-      done += static_cast<size_t>(n);
-    }
+    files::write_all(pipe[1], why);  // a parent gone has no use for the answer
     ::_exit(0);
   }
   ::close(pipe[1]);
@@ -131,7 +129,7 @@ HealthVerdict check(const RunOptions& given, Clock::time_point start) {
   }
   RunOptions o = given;
   if (limit > 0) {
-    o.time_limit_s = limit - std::chrono::duration<double>(Clock::now() - start).count();
+    o.time_limit_s = limit - seconds_since(start);
     if (o.time_limit_s <= 0)
       return could_not_test("timed out: the time limit of " + seconds_text(limit) + " s passed in the CUDA probe");
   }

@@ -21,6 +21,7 @@
 #include "core/numbers.hpp"
 #include "core/process.hpp"
 #include "core/records.hpp"
+#include "core/seconds_since.hpp"
 #include "core/temporary_folder.hpp"
 #include "families/registry.hpp"
 #include "formats/golden.hpp"
@@ -331,7 +332,7 @@ std::vector<golden::ContractLine> probe_here(const ProbeOptions& o, const CodePa
   const auto started = std::chrono::steady_clock::now();
   const std::vector<isolation::CaseResult> results =
       isolation::run_isolated(ids, body, limits, [&](const std::vector<size_t>&, const isolation::ChildRun&) { ++children; });
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double seconds = seconds_since(started);
   std::vector<golden::ContractLine> lines;
   std::map<std::string, int> outcomes;
   for (const isolation::CaseResult& r : results) {

@@ -24,6 +24,7 @@
 #include "core/numbers.hpp"
 #include "core/process.hpp"
 #include "core/records.hpp"
+#include "core/seconds_since.hpp"
 #include "core/seed.hpp"
 #include "core/temporary_folder.hpp"
 #include "warpconf/keeper.hpp"
@@ -382,7 +383,7 @@ bool Runner::build_paths() {
     throw std::runtime_error("building the " + names + " path(s) failed (" + end.text() + ")" +
                              (last.empty() ? "" : ": " + last) + "; its output is in " + log_file.string());
   out_ << "warpconf run: the " << names << " path(s) are built ("
-       << static_cast<long>(std::chrono::duration<double>(Clock::now() - start).count()) << " s)\n";
+       << static_cast<long>(seconds_since(start)) << " s)\n";
   return true;
 }
 
@@ -404,7 +405,7 @@ void Runner::rounds() {
     const std::string seed = soak ? check::seed_text(check::fresh_seed()) : "";
     if (soak) ::setenv("WARPCONF_SEED", seed.c_str(), 1);
     const bool go_on = round(number, seed, jit_cache.path());
-    const double minutes = std::chrono::duration<double>(Clock::now() - start_).count() / 60;
+    const double minutes = seconds_since(start_) / 60;
     if (!go_on || !soak || minutes >= options_.soak_minutes || time_up()) break;
   }
 }
@@ -581,7 +582,7 @@ void Runner::refuse(const std::string& text, const std::string& why) {
 
 void Runner::publish(bool finished) {
   report_.run.end = check::utc_now();
-  report_.run.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+  report_.run.seconds = seconds_since(start_);
   const std::string last = last_test_.empty() ? sink_.last_test() : last_test_;
   if (!finished) {
     report_.run.stop = {"running", 0, kRunning};
@@ -611,7 +612,7 @@ void Runner::draw(const CtestProgress& progress, int number) {
   });
   out_ << "\r\033[K[" << std::string(static_cast<size_t>(filled), '#') << std::string(static_cast<size_t>(width - filled), '.')
        << "] " << done << "/" << (total > 0 ? std::to_string(total) : "?") << " tests, " << failed << " failed, "
-       << clock_text(std::chrono::duration<double>(Clock::now() - start_).count())
+       << clock_text(seconds_since(start_))
        << (options_.budget == "soak" ? ", round " + std::to_string(number) : "")
        << (signals_ > 0 ? ", stopping" : "") << std::flush;
 }

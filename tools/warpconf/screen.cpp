@@ -11,6 +11,7 @@
 #include "core/environment.hpp"
 #include "core/files.hpp"
 #include "core/numbers.hpp"
+#include "core/seconds_since.hpp"
 #include "core/seed.hpp"
 #include "screen/launch.hpp"
 #include "screen/verdict.hpp"
@@ -240,7 +241,7 @@ void screen_device(const ScreenSettings& s, const ScreenArgs& a, Clock::time_poi
         << " (sm=" << s.plant->sm_text << " of the " << seen.size() << " SMs seen)\n"
         << std::flush;
   }
-  const auto elapsed = [start] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  const auto elapsed = [start] { return seconds_since(start); };
   for (uint64_t r = 0; a.rounds > 0 ? r < a.rounds : (r == 0 || elapsed() < s.level.seconds); ++r) {
     screen_round(s, screen::round_seed(s.seed, r), shape, seen, capability, plant, hardware, v);
     v.rounds = r + 1;
@@ -300,7 +301,7 @@ int run_screen_command(const ScreenArgs& a, std::ostream& out, std::ostream& err
     v.line = "warpconf screen: FAILED: " + std::string(e.what());
   }
   for (const std::string& f : v.findings) out << "warpconf screen: disagreement: " << f << "\n";
-  v.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  v.seconds = seconds_since(start);
   out << one_line(v.line) << "\n" << std::flush;
   try {
     if (!a.prometheus.empty()) files::write_atomically(a.prometheus, screen::prometheus_text(v));

@@ -143,6 +143,14 @@ TEST(CommandLine, toolchain_record_keeps_the_records_of_reproducers_the_run_did_
   EXPECT_EQ(other.status, 2);
   EXPECT_EQ(other.err, "warpconf toolchain: --record: " + file + " holds compute capability 8.0's toolchain bugs, this GPU is 9.0\n");
   EXPECT_EQ(files::read_input(file), text);
+
+  // A file that is no toolchain-bugs.txt is refused before anything compiles, and left as it was.
+  std::ofstream(file) << "garbage\n";
+  const CliRun garbage = run_cli({"toolchain", "--known", "--compile-only", "--record", file});
+  EXPECT_EQ(garbage.status, 2);
+  EXPECT_EQ(garbage.out, "");
+  EXPECT_EQ(garbage.err, "warpconf toolchain: --record: " + file + ":1: the first line must be 'warpconf-toolchain-bugs 1'\n");
+  EXPECT_EQ(files::read_input(file), "garbage\n");
 }
 
 // --emit --out to a device that refuses every write: the source is not silently lost.

@@ -244,6 +244,15 @@ toolchain::RunOptions toolchain_run_options(const ToolchainArgs& a) {
   }
   if (!a.record.empty() && a.verify) throw UsageError("--record and --verify: choose one");
   if (!a.record.empty()) require_writable("--record", a.record, check::Output::file);
+  // A file there is kept (its records of reproducers the run does not run): one that is not a
+  // toolchain-bugs.txt is refused before anything runs, not after.
+  if (!a.record.empty() && std::filesystem::exists(a.record)) {
+    try {
+      toolchain::read_bugs_file(a.record);
+    } catch (const golden::FormatError& e) {
+      throw UsageError(std::string("--record: ") + e.what());
+    }
+  }
   if (!a.findings.empty()) require_writable("--findings", a.findings, check::Output::folder);
   o.child_timeout_s = a.timeout_s;
   // A node with only a driver has no ptxas: by default it runs the JIT's levels alone.

@@ -4,16 +4,16 @@
 #include <cstdlib>
 
 #include "core/perf/bench.hpp"
-#include "warpconf/golden.hpp"
-#include "warpconf/health.hpp"
-#include "warpconf/perf.hpp"
-#include "warpconf/probe.hpp"
-#include "warpconf/program.hpp"
-#include "warpconf/report_inputs.hpp"
-#include "warpconf/results.hpp"
-#include "warpconf/run.hpp"
-#include "warpconf/screen.hpp"
-#include "warpconf/toolchain.hpp"
+#include "warpconf/golden/golden.hpp"
+#include "warpconf/run/health.hpp"
+#include "warpconf/perf/perf.hpp"
+#include "warpconf/probe/probe.hpp"
+#include "warpconf/program/program.hpp"
+#include "warpconf/report/report_inputs.hpp"
+#include "warpconf/report/results.hpp"
+#include "warpconf/run/run.hpp"
+#include "warpconf/screen/screen.hpp"
+#include "warpconf/toolchain/toolchain.hpp"
 
 namespace wc {
 namespace {
@@ -33,7 +33,7 @@ namespace cli {
 int run_golden(const GoldenOptions&, std::ostream&, std::ostream&) { reached("golden"); }
 int run_perf(const PerfOptions&, std::ostream&, std::ostream&, const Measure&) { reached("perf"); }
 int run_probe_command(const ProbeOptions&, std::ostream&, std::ostream&) { reached("probe"); }
-// The program command's options live beside its pipeline (warpconf/program.cpp): here it takes none.
+// The program command's options live beside its pipeline (warpconf/program/program.cpp): here it takes none.
 void add_program_options(CLI::App&, ProgramArgs&) {}
 int run_program_command(const ProgramArgs&, std::ostream&, std::ostream&) { reached("program"); }
 void add_toolchain_options(CLI::App&, ToolchainArgs&) {}

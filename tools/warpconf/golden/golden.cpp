@@ -21,6 +21,7 @@
 #include "formats/programs.hpp"
 #include "formats/text.hpp"
 #include "programs/golden_check.hpp"
+#include "warpconf/cli/exit_status.hpp"
 #include "warpconf/cli/options.hpp"
 
 namespace wc::cli {
@@ -535,24 +536,8 @@ int diff(const GoldenOptions& o, std::ostream& out) {
 
 }  // namespace
 
-int with_one_line_errors(const std::string& command, std::ostream& err, const std::function<int()>& body) {
-  try {
-    return body();
-  } catch (const UsageError& e) {
-    print_error(err, command, e.what());
-  } catch (const golden::FormatError& e) {
-    print_error(err, command, e.what());
-  } catch (const fs::filesystem_error& e) {
-    print_error(err, command, e.what());
-  } catch (const gpu::CudaFailure& e) {
-    print_error(err, command, e.what());
-    return 1;
-  }
-  return 2;
-}
-
 int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
-  return with_one_line_errors("warpconf golden " + o.command, err, [&] {
+  return with_exit_status("warpconf golden " + o.command, err, [&] {
     // An unknown family is bad input before anything runs; `check` also takes `program`, the programs golden.
     selected(golden::corpus(), o.command == "check" ? without_programs(o.families) : o.families);
     for (const std::string& dir : o.dirs) require_utf8_path("the folder", dir);

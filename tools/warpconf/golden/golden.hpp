@@ -2,7 +2,6 @@
 // by the model without a GPU and by the GPU after a driver change (docs/golden-format.md).
 #pragma once
 
-#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -43,9 +42,5 @@ golden::Header device_header();
 // folder given that holds no .golden file included; 77 when verify finds no golden for this
 // architecture and code path, or check, given no folder, finds none (not recorded, never a pass).
 int run_golden(const GoldenOptions&, std::ostream& out, std::ostream& err);
-
-// Runs a GPU command's body (`warpconf golden|perf <command>`): bad input (a usage, format or file
-// error) ends as one line on `err` and exit status 2, a CUDA failure as one line and status 1.
-int with_one_line_errors(const std::string& command, std::ostream& err, const std::function<int()>& body);
 
 }  // namespace wc::cli

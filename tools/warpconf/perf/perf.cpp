@@ -15,8 +15,9 @@
 #include "core/perf/sass.hpp"
 #include "core/records.hpp"
 #include "formats/text.hpp"
-#include "warpconf/golden/golden.hpp"
+#include "warpconf/cli/exit_status.hpp"
 #include "warpconf/cli/options.hpp"
+#include "warpconf/golden/golden.hpp"
 
 namespace wc::cli {
 namespace {
@@ -407,7 +408,7 @@ int compare_with_baseline(const std::optional<PerfFile>& recorded, const std::st
 }
 
 int run_perf(const PerfOptions& o, std::ostream& out, std::ostream& err, const Measure& measure) {
-  return with_one_line_errors("warpconf perf " + o.command, err, [&] {
+  return with_exit_status("warpconf perf " + o.command, err, [&] {
     for (const std::string& file : o.files) require_utf8_path("the file", file);
     require_utf8_path("--out", o.out);
     require_utf8_path("--golden", o.golden);

@@ -415,113 +415,99 @@ std::vector<std::string> contract_changes(const golden::ContractsFile& recorded,
   return changes;
 }
 
-int run_probe_command(const ProbeOptions& o, std::ostream& out, std::ostream& err) {
-  try {
-    require_utf8_path("--out", o.out);
-    if (!o.out.empty()) require_writable("--out", o.out, check::Output::file_in_new_folders);  // before the device is asked: the default needs its architecture
-    if (o.verify) require_utf8_path("--verify", *o.verify);
-    std::vector<gpu::ProbeCase> cases;
-    std::set<std::string> probed;
-    for (const gpu::ProbeCase& c : families::probe_cases()) probed.insert(std::string(c.op->family));
-    for (const std::string& f : o.families)
-      if (probed.count(f) == 0) throw UsageError("no probe family " + f);
-    for (const gpu::ProbeCase& c : families::probe_cases())
-      if (o.families.empty() || std::count(o.families.begin(), o.families.end(), std::string(c.op->family)) > 0)
-        cases.push_back(c);
-    const std::vector<const CodePath*> paths = requested_paths(o.paths);
-    const CodePath& here = *find_code_path(gpu::process_code_path());
-    std::map<const CodePath*, fs::path> binaries;  // the paths another warpconf runs
-    for (const CodePath* p : paths)
-      if (p != &here) binaries[p] = path_binary(*p, here);
-    std::optional<golden::ContractsFile> recorded;
-    if (o.verify && !o.verify->empty()) recorded = read_probes(*o.verify);  // bad input before any run
+int run_probe_command(const ProbeOptions& o, std::ostream& out) {
+  require_utf8_path("--out", o.out);
+  if (!o.out.empty()) require_writable("--out", o.out, check::Output::file_in_new_folders);  // before the device is asked: the default needs its architecture
+  if (o.verify) require_utf8_path("--verify", *o.verify);
+  std::vector<gpu::ProbeCase> cases;
+  std::set<std::string> probed;
+  for (const gpu::ProbeCase& c : families::probe_cases()) probed.insert(std::string(c.op->family));
+  for (const std::string& f : o.families)
+    if (probed.count(f) == 0) throw UsageError("no probe family " + f);
+  for (const gpu::ProbeCase& c : families::probe_cases())
+    if (o.families.empty() || std::count(o.families.begin(), o.families.end(), std::string(c.op->family)) > 0)
+      cases.push_back(c);
+  const std::vector<const CodePath*> paths = requested_paths(o.paths);
+  const CodePath& here = *find_code_path(gpu::process_code_path());
+  std::map<const CodePath*, fs::path> binaries;  // the paths another warpconf runs
+  for (const CodePath* p : paths)
+    if (p != &here) binaries[p] = path_binary(*p, here);
+  std::optional<golden::ContractsFile> recorded;
+  if (o.verify && !o.verify->empty()) recorded = read_probes(*o.verify);  // bad input before any run
 
-    int status = 0;
-    const std::optional<ProbeDevice> fp = probe_device(o, out, status);
-    if (!fp) return status;
-    std::string verify_path = o.verify ? *o.verify : "";
-    if (o.verify && verify_path.empty()) {
-      verify_path = check::golden_root() + "/" + fp->architecture + "/contracts.txt";
-      if (!fs::exists(verify_path)) {
-        out << "warpconf probe --verify: not recorded: no " << verify_path << "; nothing compared\n";
-        return kSkipped;
-      }
-      recorded = read_probes(verify_path);
-    }
-    if (find_code_path(fp->code_path) && fp->code_path != here.name)
-      throw PathFailure("this warpconf's kernels are the " + fp->code_path + " path's, and WARPCONF_CODE_PATH says " +
-                        std::string(here.name));
-    std::string path_names;
-    for (const CodePath* p : paths) path_names += (path_names.empty() ? "" : ", ") + std::string(p->name);
-    if (recorded && recorded->header.compute_capability != fp->header.compute_capability) {
-      out << "warpconf probe --verify: not recorded: " << verify_path << " is compute capability "
-          << recorded->header.compute_capability << ", this GPU " << fp->header.compute_capability << "; nothing compared\n";
+  int status = 0;
+  const std::optional<ProbeDevice> fp = probe_device(o, out, status);
+  if (!fp) return status;
+  std::string verify_path = o.verify ? *o.verify : "";
+  if (o.verify && verify_path.empty()) {
+    verify_path = check::golden_root() + "/" + fp->architecture + "/contracts.txt";
+    if (!fs::exists(verify_path)) {
+      out << "warpconf probe --verify: not recorded: no " << verify_path << "; nothing compared\n";
       return kSkipped;
     }
-    if (recorded && std::none_of(paths.begin(), paths.end(), [&](const CodePath* p) { return records_path(*recorded, p->name); })) {
-      out << "warpconf probe --verify: not recorded: " << verify_path << " records the paths "
-          << golden::text::code_path_list_text(recorded->header.paths) << ", not " << path_names << "; nothing compared\n";
-      return kSkipped;
-    }
-    out << "probing " << fp->header.device << " (" << fp->architecture << ", driver " << fp->header.driver << "): "
-        << cases.size() << " probes on " << path_names << ", " << o.batch << " per child, " << o.timeout_s << " s per child, "
-        << o.jobs << " at once\n";
+    recorded = read_probes(verify_path);
+  }
+  if (find_code_path(fp->code_path) && fp->code_path != here.name)
+    throw PathFailure("this warpconf's kernels are the " + fp->code_path + " path's, and WARPCONF_CODE_PATH says " +
+                      std::string(here.name));
+  std::string path_names;
+  for (const CodePath* p : paths) path_names += (path_names.empty() ? "" : ", ") + std::string(p->name);
+  if (recorded && recorded->header.compute_capability != fp->header.compute_capability) {
+    out << "warpconf probe --verify: not recorded: " << verify_path << " is compute capability "
+        << recorded->header.compute_capability << ", this GPU " << fp->header.compute_capability << "; nothing compared\n";
+    return kSkipped;
+  }
+  if (recorded && std::none_of(paths.begin(), paths.end(), [&](const CodePath* p) { return records_path(*recorded, p->name); })) {
+    out << "warpconf probe --verify: not recorded: " << verify_path << " records the paths "
+        << golden::text::code_path_list_text(recorded->header.paths) << ", not " << path_names << "; nothing compared\n";
+    return kSkipped;
+  }
+  out << "probing " << fp->header.device << " (" << fp->architecture << ", driver " << fp->header.driver << "): "
+      << cases.size() << " probes on " << path_names << ", " << o.batch << " per child, " << o.timeout_s << " s per child, "
+      << o.jobs << " at once\n";
 
-    const std::string path = o.out.empty() ? check::golden_root() + "/pending/" + fp->architecture + "/contracts.txt" : o.out;
-    require_writable(o.out.empty() ? "the contracts file" : "--out", path, check::Output::file_in_new_folders);
-    if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
-    golden::ContractsFile file;
-    file.header = fp->header;
-    std::vector<golden::ContractLine> here_lines;
-    for (const CodePath* p : paths) {
-      file.header.paths.emplace_back(p->name);
-      const bool compared = recorded && records_path(*recorded, p->name);
-      std::vector<golden::ContractLine> lines =
-          p == &here ? probe_here(o, here, cases, fp->code_capability, out)
-                     : probe_elsewhere(o, *p, binaries.at(p), path + "." + std::string(p->name) + ".part",
-                                       compared ? verify_path : "", out);
-      if (p == &here) here_lines = lines;
-      file.probes.insert(file.probes.end(), lines.begin(), lines.end());
-    }
-    files::write_atomically(path, golden::write_contracts(file));
-    // Only now, with every child done, may this process touch CUDA (the records' device fingerprint).
-    // The other paths' warpconfs appended their own records.
-    if (!here_lines.empty()) append_records(cases, here_lines, recorded, verify_path);
-    out << "warpconf probe: " << file.probes.size() << " probe runs on " << path_names << "; written to " << path << "\n";
-    if (!recorded) return 0;
-    const std::vector<std::string> changes = contract_changes(*recorded, file.probes);
-    const bool compared_any = std::any_of(file.probes.begin(), file.probes.end(), [&recorded](const golden::ContractLine& l) {
-      return std::any_of(recorded->probes.begin(), recorded->probes.end(),
-                         [&l](const golden::ContractLine& r) { return r.path == l.path && r.id == l.id; });
-    });
-    if (!compared_any) {
-      out << "warpconf probe --verify " << verify_path << ": nothing compared: it records none of the probes run\n";
-      return 1;
-    }
-    for (const std::string& c : changes)  // the other paths' warpconfs printed theirs
-      if (c.rfind(std::string(here.name) + " ", 0) == 0) out << "behaviour change: " << c << "\n";
-    out << "warpconf probe --verify " << verify_path << ":";
-    for (const CodePath* p : paths) {
-      const size_t n = std::count_if(changes.begin(), changes.end(),
-                                     [p](const std::string& c) { return c.rfind(std::string(p->name) + " ", 0) == 0; });
-      out << " " << p->name << " " << (records_path(*recorded, p->name) ? std::to_string(n) + " behaviour changes" : "not recorded")
-          << ";";
-    }
-    out << (changes.empty() || !o.strict ? "" : " (--strict: a failure)") << "\n";
-    return o.strict && !changes.empty() ? 1 : 0;
-  } catch (const UsageError& e) {
-    print_error(err, "warpconf probe", e.what());
-    return 2;
-  } catch (const golden::FormatError& e) {
-    print_error(err, "warpconf probe", e.what());
-    return 2;
-  } catch (const PathFailure& e) {
-    print_error(err, "warpconf probe", e.what());
-    return 1;
-  } catch (const std::logic_error& e) {  // the runner refused to fork from a CUDA process
-    print_error(err, "warpconf probe", e.what());
+  const std::string path = o.out.empty() ? check::golden_root() + "/pending/" + fp->architecture + "/contracts.txt" : o.out;
+  require_writable(o.out.empty() ? "the contracts file" : "--out", path, check::Output::file_in_new_folders);
+  if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
+  golden::ContractsFile file;
+  file.header = fp->header;
+  std::vector<golden::ContractLine> here_lines;
+  for (const CodePath* p : paths) {
+    file.header.paths.emplace_back(p->name);
+    const bool compared = recorded && records_path(*recorded, p->name);
+    std::vector<golden::ContractLine> lines =
+        p == &here ? probe_here(o, here, cases, fp->code_capability, out)
+                   : probe_elsewhere(o, *p, binaries.at(p), path + "." + std::string(p->name) + ".part",
+                                     compared ? verify_path : "", out);
+    if (p == &here) here_lines = lines;
+    file.probes.insert(file.probes.end(), lines.begin(), lines.end());
+  }
+  files::write_atomically(path, golden::write_contracts(file));
+  // Only now, with every child done, may this process touch CUDA (the records' device fingerprint).
+  // The other paths' warpconfs appended their own records.
+  if (!here_lines.empty()) append_records(cases, here_lines, recorded, verify_path);
+  out << "warpconf probe: " << file.probes.size() << " probe runs on " << path_names << "; written to " << path << "\n";
+  if (!recorded) return 0;
+  const std::vector<std::string> changes = contract_changes(*recorded, file.probes);
+  const bool compared_any = std::any_of(file.probes.begin(), file.probes.end(), [&recorded](const golden::ContractLine& l) {
+    return std::any_of(recorded->probes.begin(), recorded->probes.end(),
+                       [&l](const golden::ContractLine& r) { return r.path == l.path && r.id == l.id; });
+  });
+  if (!compared_any) {
+    out << "warpconf probe --verify " << verify_path << ": nothing compared: it records none of the probes run\n";
     return 1;
   }
+  for (const std::string& c : changes)  // the other paths' warpconfs printed theirs
+    if (c.rfind(std::string(here.name) + " ", 0) == 0) out << "behaviour change: " << c << "\n";
+  out << "warpconf probe --verify " << verify_path << ":";
+  for (const CodePath* p : paths) {
+    const size_t n = std::count_if(changes.begin(), changes.end(),
+                                   [p](const std::string& c) { return c.rfind(std::string(p->name) + " ", 0) == 0; });
+    out << " " << p->name << " " << (records_path(*recorded, p->name) ? std::to_string(n) + " behaviour changes" : "not recorded")
+        << ";";
+  }
+  out << (changes.empty() || !o.strict ? "" : " (--strict: a failure)") << "\n";
+  return o.strict && !changes.empty() ? 1 : 0;
 }
 
 }  // namespace wc::cli

@@ -47,8 +47,9 @@ std::vector<std::string> contract_changes(const golden::ContractsFile& recorded,
 // Exit status (README.md, "Exit statuses"): 0; 1 when the runner or the device failed, a path's
 // binaries are not built (the line names the target that builds them) or its warpconf failed, with
 // --strict a behaviour change, or when --verify compared nothing (the recording holds none of the
-// probes run); 2 on bad input, a recording with no probe included; 77 without a GPU, or with
-// --verify and no recording for this architecture or for any of the paths.
-int run_probe_command(const ProbeOptions&, std::ostream& out, std::ostream& err);
+// probes run); 77 without a GPU, or with --verify and no recording for this architecture or for any
+// of the paths. Bad input (a recording with no probe included) and the failures of the runner or of a
+// path are thrown: cli::run makes them status 2 and 1.
+int run_probe_command(const ProbeOptions&, std::ostream& out);
 
 }  // namespace wc::cli

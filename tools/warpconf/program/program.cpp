@@ -105,25 +105,10 @@ void add_program_options(CLI::App& cmd, ProgramArgs& a) {
 }
 
 int run_program_command(const ProgramArgs& a, std::ostream& out, std::ostream& err) {
-  program::RunOptions o;
-  try {
-    o = run_options(a);
-  } catch (const UsageError& e) {
-    print_error(err, "warpconf program", e.what());
-    return 2;
-  } catch (const golden::FormatError& e) {
-    print_error(err, "warpconf program", e.what());
-    return 2;
-  }
+  const program::RunOptions o = run_options(a);
   std::ostringstream log;
   std::ostream& progress = a.emit && a.out_file.empty() ? log : out;  // --emit to stdout prints the source alone
-  program::RunSummary s;
-  try {
-    s = program::run_programs(o, progress);
-  } catch (const golden::FormatError& e) {  // the default golden, read once the GPU's architecture is known
-    print_error(err, "warpconf program", e.what());
-    return 2;
-  }
+  program::RunSummary s = program::run_programs(o, progress);
   if (!s.device_present && s.status == 77 && environment::require_gpu()) s.status = 1;
   if (a.coverage) progress << program::coverage_text(s.coverage) << "\n";
   if (!a.emit) return s.status;
@@ -141,8 +126,7 @@ int run_program_command(const ProgramArgs& a, std::ostream& out, std::ostream& e
   try {
     files::write_atomically(a.out_file, source);
   } catch (const files::FileError& e) {
-    print_error(err, "warpconf program", std::string("--out: ") + e.what());
-    return 2;
+    throw UsageError(std::string("--out: ") + e.what());
   }
   return s.status;
 }

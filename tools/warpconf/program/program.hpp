@@ -41,8 +41,9 @@ struct ProgramArgs {
 void add_program_options(CLI::App& cmd, ProgramArgs& args);
 
 // Exit status: 0 when something was compared and nothing failed (a planted run: its miscompile was
-// caught); 1 on a failure; 2 with one line on bad input; 77 without a GPU unless WARPCONF_REQUIRE_GPU=1,
-// and with --verify where no golden of this corpus and GPU was compared (behaviour changes are not failures).
+// caught); 1 on a failure; 77 without a GPU unless WARPCONF_REQUIRE_GPU=1, and with --verify where no
+// golden of this corpus and GPU was compared (behaviour changes are not failures). Bad input is thrown:
+// cli::run makes it status 2.
 int run_program_command(const ProgramArgs&, std::ostream& out, std::ostream& err);
 
 }  // namespace wc::cli

@@ -13,6 +13,7 @@
 #include "core/files.hpp"
 #include "core/numbers.hpp"
 #include "formats/text.hpp"
+#include "warpconf/cli/exit_status.hpp"
 
 namespace wc::cli {
 namespace {
@@ -424,7 +425,7 @@ int publish(const Report& r, const std::string& dir, std::ostream& out) {
 
 int run_report_command(const std::string& path, const std::string& out_dir, const std::vector<std::string>& argv,
                        std::ostream& out, std::ostream& err) {
-  try {
+  return with_exit_status("warpconf report", err, [&] {
     require_utf8_path("the results", path);
     require_utf8_path("--out", out_dir);
     const Report r = report_from_results(path, argv);
@@ -433,18 +434,12 @@ int run_report_command(const std::string& path, const std::string& out_dir, cons
                             : fs::path(path).has_parent_path() ? fs::path(path).parent_path().string()
                                                               : std::string(".");
     return publish(r, dir, out);
-  } catch (const UsageError& e) {
-    print_error(err, "warpconf report", e.what());
-    return 2;
-  } catch (const fs::filesystem_error& e) {
-    print_error(err, "warpconf report", e.what());
-    return 2;
-  }
+  });
 }
 
 int run_merge_command(const std::vector<std::string>& paths, const std::string& out_dir,
                       const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  try {
+  return with_exit_status("warpconf merge", err, [&] {
     Report merged;
     merged.run.warpconf = warpconf_version();
     merged.run.command = "merge";
@@ -503,13 +498,7 @@ int run_merge_command(const std::vector<std::string>& paths, const std::string& 
     }
     merged.run.status = merged.aborted.is_null() ? "finished" : "aborted";
     return publish(merged, out_dir, out);
-  } catch (const UsageError& e) {
-    print_error(err, "warpconf merge", e.what());
-    return 2;
-  } catch (const fs::filesystem_error& e) {
-    print_error(err, "warpconf merge", e.what());
-    return 2;
-  }
+  });
 }
 
 }  // namespace wc::cli

@@ -159,14 +159,9 @@ HealthVerdict health_verdict(const RunOutcome& run, double time_limit_s, const s
   return {0, "warpconf: conforms: " + summary_line(r)};
 }
 
-int run_health(const RunOptions& o, std::ostream& out, std::ostream& err) {
+int run_health(const RunOptions& o, std::ostream& out) {
   const Clock::time_point start = Clock::now();
-  try {
-    check_options(o);
-  } catch (const UsageError& e) {
-    print_error(err, "warpconf health", e.what());
-    return 2;
-  }
+  check_options(o);  // bad options are bad input, not a node that could not be tested
   HealthVerdict verdict;
   try {
     verdict = check(o, start);

@@ -26,8 +26,8 @@ struct HealthVerdict {
 // command's; `run_error` what the run printed on standard error.
 HealthVerdict health_verdict(const RunOutcome& run, double time_limit_s, const std::string& run_error);
 
-// Prints the verdict's line on `out` and returns its status; bad options are status 2 with one line
-// on `err`. `o.time_limit_s` limits the whole command, 0 for no limit.
-int run_health(const RunOptions& o, std::ostream& out, std::ostream& err);
+// Prints the verdict's line on `out` and returns its status; throws UsageError for bad options.
+// `o.time_limit_s` limits the whole command, 0 for no limit.
+int run_health(const RunOptions& o, std::ostream& out);
 
 }  // namespace wc::cli

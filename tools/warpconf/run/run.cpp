@@ -27,8 +27,9 @@
 #include "core/seconds_since.hpp"
 #include "core/seed.hpp"
 #include "core/temporary_folder.hpp"
-#include "warpconf/run/keeper.hpp"
+#include "warpconf/cli/exit_status.hpp"
 #include "warpconf/report/report_inputs.hpp"
+#include "warpconf/run/keeper.hpp"
 #include "warpconf/run/resource_spec.hpp"
 
 namespace wc::cli {
@@ -668,19 +669,11 @@ void check_options(const RunOptions& o) {
 RunOutcome run_suite(const RunOptions& o, std::ostream& out, std::ostream& err) {
   RunOutcome outcome;
   std::optional<Runner> runner;
-  try {
+  // Its own boundary: `health` reads the status and the report of a run that failed.
+  outcome.status = with_exit_status("warpconf run", err, [&] {
     runner.emplace(o, resolve(o, out), out, err);
-    outcome.status = runner->run();
-  } catch (const UsageError& e) {
-    err << "warpconf run: " << e.what() << "\n";
-    outcome.status = 2;
-  } catch (const fs::filesystem_error& e) {
-    err << "warpconf run: " << e.what() << "\n";  // a folder it was given, or made there, it cannot use
-    outcome.status = 2;
-  } catch (const std::exception& e) {
-    err << "warpconf run: " << e.what() << "\n";
-    outcome.status = 1;
-  }
+    return runner->run();
+  });
   if (runner) outcome.report = runner->report();
   return outcome;
 }

@@ -15,6 +15,7 @@
 #include "core/seed.hpp"
 #include "screen/launch.hpp"
 #include "screen/verdict.hpp"
+#include "warpconf/cli/exit_status.hpp"
 #include "warpconf/cli/options.hpp"
 
 namespace wc::cli {
@@ -285,32 +286,25 @@ ScreenGpu this_gpu() {
 }
 
 int run_screen_command(const ScreenArgs& a, std::ostream& out, std::ostream& err, const ScreenGpu& hardware) {
-  const Clock::time_point start = Clock::now();
-  ScreenSettings s;
-  screen::Verdict v;
-  try {
-    s = settings_of(a);
+  return with_exit_status("warpconf screen", err, [&] {
+    const Clock::time_point start = Clock::now();
+    const ScreenSettings s = settings_of(a);
+    screen::Verdict v;
     v.level = std::string(s.level.name);
     v.seed = s.seed;
-    screen_device(s, a, start, hardware, v, out);
-  } catch (const UsageError& e) {
-    print_error(err, "warpconf screen", e.what());
-    return 2;
-  } catch (const gpu::CudaFailure& e) {
-    v.status = 1;  // a CUDA error on a GPU that was found usable is the GPU's failure, never a skip
-    v.line = "warpconf screen: FAILED: " + std::string(e.what());
-  }
-  for (const std::string& f : v.findings) out << "warpconf screen: disagreement: " << f << "\n";
-  v.seconds = seconds_since(start);
-  out << one_line(v.line) << "\n" << std::flush;
-  try {
+    try {
+      screen_device(s, a, start, hardware, v, out);
+    } catch (const gpu::CudaFailure& e) {
+      v.status = 1;  // a CUDA error on a GPU that was found usable is the GPU's failure, never a skip
+      v.line = "warpconf screen: FAILED: " + std::string(e.what());
+    }
+    for (const std::string& f : v.findings) out << "warpconf screen: disagreement: " << f << "\n";
+    v.seconds = seconds_since(start);
+    out << one_line(v.line) << "\n" << std::flush;
     if (!a.prometheus.empty()) files::write_atomically(a.prometheus, screen::prometheus_text(v));
     if (!a.json.empty()) files::write_atomically(a.json, screen::verdict_json(v).dump(2) + "\n");
-  } catch (const files::FileError& e) {
-    print_error(err, "warpconf screen", e.what());
-    return 2;
-  }
-  return v.status;
+    return v.status;
+  });
 }
 
 }  // namespace wc::cli

@@ -156,8 +156,7 @@ int run_known_bugs(const ToolchainArgs& a, const toolchain::RunOptions& o, const
   std::vector<toolchain::BugRecord> now;
   for (const toolchain::Finding& f : c.findings) now.push_back(toolchain::record_of(f, reproducers[f.module], run.compiler_version, driver));
   const RunFacts facts{run.paths, run.arch, o.compile_only ? "none (compile only)" : run.device.name, run.compiler_version, driver};
-  const FindingVerdicts v = findings_against_bugs_file(a, given, now, {}, reproducers, facts, out, err);
-  if (v.status == 2) return 2;
+  const FindingVerdicts v = findings_against_bugs_file(a, given, now, {}, reproducers, facts, out);
   int status = run.timings.kernels_compiled == 0 || v.status != 0 || !c.oracle_disagreements.empty() ? 1 : 0;
   std::vector<std::string> verdicts(bugs.size(), "pass"), notes(bugs.size());
   std::vector<bool> fixed(bugs.size(), false);
@@ -276,8 +275,7 @@ std::optional<toolchain::BugsFile> given_bugs_file(const ToolchainArgs& a) {
 
 FindingVerdicts findings_against_bugs_file(const ToolchainArgs& a, const std::optional<toolchain::BugsFile>& given,
                                            const std::vector<toolchain::BugRecord>& now, const std::vector<bool>& minimal,
-                                           const std::vector<std::string>& reproducers_run, const RunFacts& facts, std::ostream& out,
-                                           std::ostream& err) {
+                                           const std::vector<std::string>& reproducers_run, const RunFacts& facts, std::ostream& out) {
   FindingVerdicts v;
   v.recorded.assign(now.size(), false);
   if (!a.record.empty()) {
@@ -309,9 +307,7 @@ FindingVerdicts findings_against_bugs_file(const ToolchainArgs& a, const std::op
       }
       files::write_atomically(a.record, toolchain::write_bugs(file));
     } catch (const std::exception& e) {  // the file there unreadable or of another GPU, or the new one unwritable
-      print_error(err, kToolchainCommand, std::string("--record: ") + e.what());
-      v.status = 2;
-      return v;
+      throw UsageError(std::string("--record: ") + e.what());
     }
     out << "recorded " << now.size() << " toolchain bugs in " << a.record;
     if (kept != 0) out << ", beside the " << kept << " it held of reproducers this run did not run";
@@ -331,13 +327,7 @@ FindingVerdicts findings_against_bugs_file(const ToolchainArgs& a, const std::op
     v.status = now.empty() ? 0 : 1;
     return v;
   }
-  try {
-    if (!file) file = toolchain::read_bugs_file(v.verify_path);
-  } catch (const golden::FormatError& e) {
-    print_error(err, kToolchainCommand, e.what());
-    v.status = 2;
-    return v;
-  }
+  if (!file) file = toolchain::read_bugs_file(v.verify_path);
   const toolchain::BugsComparison c =
       toolchain::compare_bugs(*file, now, facts.paths, reproducers_run, facts.ptxas, facts.driver, minimal);
   for (size_t i : c.known) v.recorded[i] = true;
@@ -399,18 +389,9 @@ void add_toolchain_options(CLI::App& cmd, ToolchainArgs& a) {
 
 int run_toolchain_command(const ToolchainArgs& a, std::ostream& out, std::ostream& err) {
   toolchain::RunOptions o;
-  std::optional<toolchain::BugsFile> given;
-  try {
-    if (a.known == a.random) throw UsageError("nothing to run: give --known (the known-bug fixtures) or --random (random ptx programs)");
-    if (!(a.random && a.emit)) o = toolchain_run_options(a);
-    given = given_bugs_file(a);
-  } catch (const UsageError& e) {
-    print_error(err, kToolchainCommand, e.what());
-    return 2;
-  } catch (const golden::FormatError& e) {
-    print_error(err, kToolchainCommand, e.what());
-    return 2;
-  }
+  if (a.known == a.random) throw UsageError("nothing to run: give --known (the known-bug fixtures) or --random (random ptx programs)");
+  if (!(a.random && a.emit)) o = toolchain_run_options(a);
+  const std::optional<toolchain::BugsFile> given = given_bugs_file(a);
   if (a.random) return run_random_programs(a, o, out, err);
   return run_known_bugs(a, o, given, out, err);
 }

@@ -57,14 +57,7 @@ int emit_program(const ToolchainArgs& a, std::ostream& out, std::ostream& err) {
     print_error(err, kToolchainCommand, "--arch " + arch + ": the PTX emitter writes sm_75, 80, 86, 87, 89, 90, 100, 103 and 120");
     return 2;
   }
-  if (!a.out.empty()) {
-    try {
-      require_writable("--out", a.out, check::Output::folder);
-    } catch (const UsageError& e) {
-      print_error(err, kToolchainCommand, e.what());
-      return 2;
-    }
-  }
+  if (!a.out.empty()) require_writable("--out", a.out, check::Output::folder);
   const program::ProgramId id{a.seed.value_or(check::process_seed().seed), *a.index, features_off(a)};
   const program::Program p = program::generate(id.seed, id.index, program::ptx_generate_options(id.without, sm));
   const std::string ptx = program::ptx_module({{&p, ""}}, sm, program::PtxAbi::toolchain);
@@ -101,8 +94,7 @@ int emit_program(const ToolchainArgs& a, std::ostream& out, std::ostream& err) {
     fs::create_directories(a.out);
     for (const auto& [name, content] : files) files::write_atomically((fs::path(a.out) / name).string(), content);
   } catch (const files::FileError& e) {
-    print_error(err, kToolchainCommand, std::string("--out: ") + e.what());
-    return 2;
+    throw UsageError(std::string("--out: ") + e.what());
   }
   out << "wrote kernel.ptx, repro.cu and program.txt" << (planted.empty() ? "" : " and planted.ptx") << " in " << a.out << "\n";
   return 0;
@@ -210,25 +202,19 @@ check::CheckInfo path_info(const program::FuzzOptions& fo, uint64_t programs, To
 
 int run_random_programs(const ToolchainArgs& a, const toolchain::RunOptions& given_options, std::ostream& out, std::ostream& err) {
   program::FuzzOptions fo;
-  program::PtxPlant plant = program::PtxPlant::none;
   std::string findings_dir = a.findings;
-  try {
-    fo.without = features_off(a);
-    plant = plant_of(a);
-    if (plant != program::PtxPlant::none && (!a.record.empty() || a.verify))
-      throw UsageError("--record and --verify take the programs as generated: not with --plant");
-    if (plant != program::PtxPlant::none && a.compile_only) throw UsageError("--plant is caught in what runs: not with --compile-only");
-    if (a.emit) return emit_program(a, out, err);
-    if (!a.index && a.count && *a.count - 1 > UINT64_MAX - a.first)
-      throw UsageError("--first " + std::to_string(a.first) + " --count " + std::to_string(*a.count) + ": the last index would pass 2^64-1");
-    if (findings_dir.empty()) {
-      const fs::path results(check::results_path());
-      findings_dir = ((results.has_parent_path() ? results.parent_path() : fs::path(".")) / "ptx-findings").string();
-      require_writable("--findings", findings_dir, check::Output::folder);
-    }
-  } catch (const UsageError& e) {
-    print_error(err, kToolchainCommand, e.what());
-    return 2;
+  fo.without = features_off(a);
+  const program::PtxPlant plant = plant_of(a);
+  if (plant != program::PtxPlant::none && (!a.record.empty() || a.verify))
+    throw UsageError("--record and --verify take the programs as generated: not with --plant");
+  if (plant != program::PtxPlant::none && a.compile_only) throw UsageError("--plant is caught in what runs: not with --compile-only");
+  if (a.emit) return emit_program(a, out, err);
+  if (!a.index && a.count && *a.count - 1 > UINT64_MAX - a.first)
+    throw UsageError("--first " + std::to_string(a.first) + " --count " + std::to_string(*a.count) + ": the last index would pass 2^64-1");
+  if (findings_dir.empty()) {
+    const fs::path results(check::results_path());
+    findings_dir = ((results.has_parent_path() ? results.parent_path() : fs::path(".")) / "ptx-findings").string();
+    require_writable("--findings", findings_dir, check::Output::folder);
   }
   toolchain::RunOptions o = given_options;
   if (!o.compile_only) {
@@ -258,15 +244,9 @@ int run_random_programs(const ToolchainArgs& a, const toolchain::RunOptions& giv
     }
   }
   // The toolchain-bugs.txt of --verify, and the recorded random findings' programs, run again.
-  std::optional<toolchain::BugsFile> recorded;
-  try {
-    recorded = given_bugs_file(a);
-    const std::string default_file = check::golden_root() + "/" + o.arch + "/toolchain-bugs.txt";
-    if (!recorded && a.verify && fs::exists(default_file)) recorded = toolchain::read_bugs_file(default_file);
-  } catch (const golden::FormatError& e) {
-    print_error(err, kToolchainCommand, e.what());
-    return 2;
-  }
+  std::optional<toolchain::BugsFile> recorded = given_bugs_file(a);
+  const std::string default_file = check::golden_root() + "/" + o.arch + "/toolchain-bugs.txt";
+  if (!recorded && a.verify && fs::exists(default_file)) recorded = toolchain::read_bugs_file(default_file);
   std::vector<std::string> replayed;
   for (const toolchain::BugRecord& b : recorded ? recorded->bugs : std::vector<toolchain::BugRecord>{})
     if (const std::optional<program::ProgramId> id = program::program_of_reproducer(b.reproducer)) {
@@ -379,8 +359,7 @@ int run_random_programs(const ToolchainArgs& a, const toolchain::RunOptions& giv
     minimal.push_back(false);
   }
   const RunFacts facts{o.paths, o.arch, o.compile_only ? "none (compile only)" : o.device->name, o.compiler_version, driver};
-  const FindingVerdicts v = findings_against_bugs_file(a, recorded, now, minimal, replayed, facts, out, err);
-  if (v.status == 2) return 2;
+  const FindingVerdicts v = findings_against_bugs_file(a, recorded, now, minimal, replayed, facts, out);
   std::vector<bool> recorded_finding(triaged.size(), false), planted_catch(triaged.size(), true);
   for (size_t n = 0; n < of_now.size(); ++n) {
     recorded_finding[of_now[n]] = v.recorded[n];

@@ -44,16 +44,16 @@ struct FindingVerdicts {
   std::vector<toolchain::BugChange> fixed;   // recorded bugs that no longer reproduce
   std::string verify_path;                   // the file compared with, "" for none
   bool no_file = false;                      // --verify found no file: nothing was compared with it
-  int status = 0;                            // 1 for a finding not recorded, 2 where --record could not write
+  int status = 0;                            // 1 for a finding not recorded
 };
 
 // The findings `now` (minimal[i]: its shape is a shrunk kernel's) against the file of --record,
 // --verify (`given`, else golden/<arch>/toolchain-bugs.txt) or neither (every finding is new), where
-// the run ran `reproducers_run`; prints the comparison's line and each behaviour change.
+// the run ran `reproducers_run`; prints the comparison's line and each behaviour change. Throws
+// UsageError where --record cannot keep or write its file.
 FindingVerdicts findings_against_bugs_file(const ToolchainArgs&, const std::optional<toolchain::BugsFile>& given,
                                            const std::vector<toolchain::BugRecord>& now, const std::vector<bool>& minimal,
-                                           const std::vector<std::string>& reproducers_run, const RunFacts&, std::ostream& out,
-                                           std::ostream& err);
+                                           const std::vector<std::string>& reproducers_run, const RunFacts&, std::ostream& out);
 
 // --random: the PTX fuzzer (toolchain_random.cpp).
 int run_random_programs(const ToolchainArgs&, const toolchain::RunOptions&, std::ostream& out, std::ostream& err);

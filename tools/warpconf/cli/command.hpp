@@ -25,11 +25,11 @@ using Runner = std::function<int(const Invocation&)>;
 
 struct Command {
   std::string_view name;
-  std::string help;
+  std::string help;  // its --help's first line
   // It appends result records: it refuses at once where the results file cannot be written.
   bool appends_records = false;
-  // Adds the command's options to its CLI::App, which holds them until it runs, and returns what runs
-  // it; none for a command of commands (golden, perf), which runs one of `subcommands`.
+  // Adds the command's options to its CLI::App, bound to values that the returned Runner holds; none
+  // for a command of commands (golden, perf), which runs one of `subcommands`.
   Runner (*declare)(CLI::App&) = nullptr;
   std::vector<Command> subcommands = {};
   // An option whose words another program reads (run's ctest arguments): they may repeat.

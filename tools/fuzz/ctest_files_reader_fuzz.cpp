@@ -9,7 +9,7 @@
 #include "fuzz_target.hpp"
 #include "report_round_trip.hpp"
 #include "core/numbers.hpp"
-#include "warpconf/report_inputs.hpp"
+#include "warpconf/report/report_inputs.hpp"
 
 namespace wc::fuzz {
 size_t accepted_inputs = 0;

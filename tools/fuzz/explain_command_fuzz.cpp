@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "fuzz_target.hpp"
-#include "warpconf/cli.hpp"
+#include "warpconf/cli/cli.hpp"
 
 namespace wc::fuzz {
 size_t accepted_inputs = 0;

@@ -4,16 +4,16 @@
 #include <cstdlib>
 
 #include "core/perf/bench.hpp"
-#include "warpconf/golden.hpp"
-#include "warpconf/health.hpp"
-#include "warpconf/perf.hpp"
-#include "warpconf/probe.hpp"
-#include "warpconf/program.hpp"
-#include "warpconf/report_inputs.hpp"
-#include "warpconf/results.hpp"
-#include "warpconf/run.hpp"
-#include "warpconf/screen.hpp"
-#include "warpconf/toolchain.hpp"
+#include "warpconf/golden/golden.hpp"
+#include "warpconf/perf/perf.hpp"
+#include "warpconf/probe/probe.hpp"
+#include "warpconf/program/program.hpp"
+#include "warpconf/report/report_inputs.hpp"
+#include "warpconf/report/results.hpp"
+#include "warpconf/run/health.hpp"
+#include "warpconf/run/run.hpp"
+#include "warpconf/screen/screen.hpp"
+#include "warpconf/toolchain/toolchain.hpp"
 
 namespace wc {
 namespace {
@@ -32,14 +32,14 @@ std::vector<Figure> measure(const Options&) { reached("perf (measure)"); }
 namespace cli {
 int run_golden(const GoldenOptions&, std::ostream&, std::ostream&) { reached("golden"); }
 int run_perf(const PerfOptions&, std::ostream&, std::ostream&, const Measure&) { reached("perf"); }
-int run_probe_command(const ProbeOptions&, std::ostream&, std::ostream&) { reached("probe"); }
-// The program command's options live beside its pipeline (warpconf/program.cpp): here it takes none.
+int run_probe_command(const ProbeOptions&, std::ostream&) { reached("probe"); }
+// The program command's options live beside its pipeline (warpconf/program/program.cpp): here it takes none.
 void add_program_options(CLI::App&, ProgramArgs&) {}
 int run_program_command(const ProgramArgs&, std::ostream&, std::ostream&) { reached("program"); }
 void add_toolchain_options(CLI::App&, ToolchainArgs&) {}
 int run_toolchain_command(const ToolchainArgs&, std::ostream&, std::ostream&) { reached("toolchain"); }
 RunOutcome run_suite(const RunOptions&, std::ostream&, std::ostream&) { reached("run"); }
-int run_health(const RunOptions&, std::ostream&, std::ostream&) { reached("health"); }
+int run_health(const RunOptions&, std::ostream&) { reached("health"); }
 void add_screen_options(CLI::App&, ScreenArgs&) {}
 ScreenGpu this_gpu() { return {}; }
 int run_screen_command(const ScreenArgs&, std::ostream&, std::ostream&, const ScreenGpu&) { reached("screen"); }

@@ -6,7 +6,7 @@
 #include "fuzz_target.hpp"
 #include "report_round_trip.hpp"
 #include "core/numbers.hpp"
-#include "warpconf/report.hpp"
+#include "warpconf/report/report.hpp"
 
 namespace wc::fuzz {
 size_t accepted_inputs = 0;

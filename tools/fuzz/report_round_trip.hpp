@@ -3,7 +3,7 @@
 // as `warpconf merge` reads it, to a report that writes the same report.json again.
 #pragma once
 
-#include "warpconf/report.hpp"
+#include "warpconf/report/report.hpp"
 
 namespace wc::fuzz {
 

@@ -12,7 +12,7 @@
 
 #include "fuzz_target.hpp"
 #include "core/numbers.hpp"
-#include "warpconf/resource_spec.hpp"
+#include "warpconf/run/resource_spec.hpp"
 
 namespace wc::fuzz {
 size_t accepted_inputs = 0;

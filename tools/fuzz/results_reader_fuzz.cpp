@@ -12,8 +12,8 @@
 #include "fuzz_target.hpp"
 #include "report_round_trip.hpp"
 #include "core/numbers.hpp"
-#include "warpconf/report.hpp"
-#include "warpconf/results.hpp"
+#include "warpconf/report/report.hpp"
+#include "warpconf/report/results.hpp"
 
 namespace wc::fuzz {
 size_t accepted_inputs = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A node health check for Slurm (HealthCheckProgram, Prolog or Epilog): runs `warpconf health`,
 # prints its one line and, with --drain, drains this node with that line as the reason when the node
-# failed or could not be tested. Only warpconf health's own verdicts count (tools/warpconf/health.cpp):
+# failed or could not be tested. Only warpconf health's own verdicts count (tools/warpconf/run/health.cpp):
 # "warpconf: conforms: ..." with status 0, "warpconf: FAILED[ (tests)]: ..." with 1, "warpconf: could
 # not test: ..." with 77; any other ending (another line or none, a status that does not go with the
 # line, a crash) could not test.

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "warpconf/cli.hpp"
+#include "warpconf/cli/cli.hpp"
 
 namespace wc {
 

@@ -1,4 +1,4 @@
-// What every command takes from its command line alike (warpconf/options.hpp): a word CLI11 would
+// What every command takes from its command line alike (warpconf/cli/options.hpp): a word CLI11 would
 // read wrongly (an empty value, which it takes as the default; an unknown command) and a value given
 // twice are bad input, refused with one line before any work; and the parsed value is the one given.
 #include <gtest/gtest.h>

@@ -19,7 +19,7 @@
 #include "formats/programs.hpp"
 #include "harness/scratch_dir.hpp"
 #include "cli_run.hpp"
-#include "warpconf/cli.hpp"
+#include "warpconf/cli/cli.hpp"
 
 namespace wc {
 namespace {

@@ -24,8 +24,8 @@
 #include "formats/perf.hpp"
 #include "harness/scratch_dir.hpp"
 #include "cli_run.hpp"
-#include "warpconf/cli.hpp"
-#include "warpconf/perf.hpp"
+#include "warpconf/cli/cli.hpp"
+#include "warpconf/perf/perf.hpp"
 
 namespace wc {
 namespace {

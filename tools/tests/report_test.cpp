@@ -13,9 +13,9 @@
 #include "core/numbers.hpp"
 #include "harness/scratch_dir.hpp"
 #include "report_data.hpp"
-#include "warpconf/report.hpp"
-#include "warpconf/report_inputs.hpp"
-#include "warpconf/run.hpp"
+#include "warpconf/report/report.hpp"
+#include "warpconf/report/report_inputs.hpp"
+#include "warpconf/run/run.hpp"
 
 namespace wc {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "core/files.hpp"
 #include "report_data.hpp"
-#include "warpconf/resource_spec.hpp"
+#include "warpconf/run/resource_spec.hpp"
 
 namespace wc {
 namespace {

@@ -10,7 +10,7 @@
 #include "core/numbers.hpp"
 #include "core/records.hpp"
 #include "harness/scratch_dir.hpp"
-#include "warpconf/results.hpp"
+#include "warpconf/report/results.hpp"
 
 namespace wc {
 namespace {

@@ -22,10 +22,10 @@
 #include "core/process.hpp"
 #include "harness/scratch_dir.hpp"
 #include "report_data.hpp"
-#include "warpconf/health.hpp"
-#include "warpconf/keeper.hpp"
-#include "warpconf/report.hpp"
-#include "warpconf/report_inputs.hpp"
+#include "warpconf/report/report.hpp"
+#include "warpconf/report/report_inputs.hpp"
+#include "warpconf/run/health.hpp"
+#include "warpconf/run/keeper.hpp"
 
 namespace wc {
 namespace {

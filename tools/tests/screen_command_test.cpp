@@ -15,7 +15,7 @@
 #include "core/batch.hpp"
 #include "core/files.hpp"
 #include "harness/scratch_dir.hpp"
-#include "warpconf/screen.hpp"
+#include "warpconf/screen/screen.hpp"
 
 namespace wc {
 namespace {

@@ -1,0 +1,30 @@
+// What the parts of report.html share (report_html.cpp), and its Performance section
+// (report_html_perf.cpp): one page, inline CSS and SVG, no script, nothing fetched.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "warpconf/report/report.hpp"
+
+namespace wc::cli::html {
+
+// A verdict's colours and glyph, so that a reader who cannot tell the colours apart still can.
+struct Style {
+  const char* verdict;
+  const char* background;
+  const char* color;
+  const char* glyph;
+};
+const Style& style(const std::string& verdict);
+
+// Text for HTML: element content and attribute values alike.
+std::string esc(const std::string&);
+
+// A table cell in the verdict's colours, `title` as its tooltip.
+void td_verdict(std::ostream&, const std::string& verdict, const std::string& text, const std::string& title);
+
+// The Performance section: per family a table (a column per device) and an SVG bar chart.
+void performance(const Report&, std::ostream&);
+
+}  // namespace wc::cli::html

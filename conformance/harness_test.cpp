@@ -6,8 +6,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -223,6 +226,81 @@ TEST(CompareHarness, counts_every_lane_once_per_class) {
   EXPECT_GT(t.of(LaneClass::not_called), 0u);
 }
 
+// The word a block records of where it ran reads back as its SM and warp slot; a zero word, which is
+// what the written flags' memset leaves, reads as a block that recorded nothing.
+TEST(Placement, a_word_reads_back_as_the_sm_and_warp_slot_it_holds) {
+  for (const auto& [sm, slot] : std::vector<std::pair<uint32_t, uint32_t>>{{0, 0}, {131, 63}, {5, 1}, {0x7FFFFF, 0xFF}}) {
+    const std::optional<gpu::Placement> p = gpu::placement_of_word(gpu::placement_word(sm, slot));
+    ASSERT_TRUE(p.has_value()) << sm << "/" << slot;
+    EXPECT_EQ(p->sm, sm);
+    EXPECT_EQ(p->warp_slot, slot);
+  }
+  EXPECT_FALSE(gpu::placement_of_word(0).has_value());
+}
+
+// A sweep's results as if its blocks of `cases_per_block` cases had run on SM (block * 7) % 11, block 1
+// recording nothing: each SM must hold the compared lanes of its blocks' cases, and no other.
+class SmLanes : public ::testing::TestWithParam<size_t> {
+ protected:
+  static uint32_t sm_of_block(size_t block) { return static_cast<uint32_t>(block * 7 % 11); }
+  void SetUp() override {
+    write_model_results(b_, results_);
+    results_.cases_per_block = GetParam();
+    results_.placement.resize((results_.cases + GetParam() - 1) / GetParam());
+    for (size_t block = 0; block < results_.placement.size(); ++block)
+      results_.placement[block] = block == 1 ? 0 : gpu::placement_word(sm_of_block(block), 0);
+  }
+  check::SmLanes expected() const {
+    check::SmLanes want(11);
+    for (size_t c = 0; c < results_.cases; ++c) {
+      if (c / GetParam() == 1) continue;
+      const model::WarpOutcome o = gpu::outcome(b_, c);
+      for (const model::LaneOutcome& lane : o)
+        want[sm_of_block(c / GetParam())] += lane.cls == LaneClass::defined || lane.cls == LaneClass::ptx_defined;
+    }
+    return want;
+  }
+  const gpu::ShuffleBatch b_ = sweeps::sweep_batch(model::ShuffleOp::idx, model::Type::i32);
+  gpu::WarpResults results_;
+};
+
+TEST_P(SmLanes, count_each_case_s_compared_lanes_on_the_sm_its_block_ran_on) {
+  const check::CheckReport report = gen::check_batch(b_, results_).report;
+  EXPECT_TRUE(report.placed);
+  EXPECT_EQ(report.sm_lanes, expected());
+  uint64_t placed_lanes = 0;
+  for (const uint64_t lanes : report.sm_lanes) placed_lanes += lanes;
+  EXPECT_LT(placed_lanes, report.tally.compared()) << "block 1 recorded nothing: its lanes are no SM's";
+}
+
+TEST_P(SmLanes, name_the_sm_of_a_bad_lane) {
+  // The batch's last defined lane.
+  size_t bad = results_.cases * 32;
+  do --bad;
+  while (gpu::outcome(b_, bad / 32)[bad % 32].cls != LaneClass::defined);
+  const size_t bad_case = bad / 32;
+  results_.bits[bad] ^= 1;
+  const check::CheckReport report = gen::check_batch(b_, results_).report;
+  ASSERT_TRUE(report.first.has_value());
+  ASSERT_EQ(report.first->case_index, bad_case);
+  ASSERT_TRUE(report.first->sm.has_value());
+  EXPECT_EQ(*report.first->sm, sm_of_block(bad_case / GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(CasesPerBlock, SmLanes, ::testing::Values(size_t{1}, size_t{4}, size_t{32}));
+
+TEST(Placement, results_of_a_launch_that_records_none_count_no_sm) {
+  const gpu::ShuffleBatch b = sweeps::sweep_batch(model::ShuffleOp::idx, model::Type::i32);
+  gpu::WarpResults results;
+  write_model_results(b, results);
+  const check::CheckReport report = gen::check_batch(b, results).report;
+  EXPECT_FALSE(report.placed);
+  EXPECT_TRUE(report.sm_lanes.empty());
+  const nlohmann::json record = check::report_record(
+      report, [](size_t, int) { return check::CaseText{}; }, 8, gpu::check_info(b), check::verdict_of(report));
+  EXPECT_FALSE(record.contains("sm_lanes")) << "a record says nothing of where lanes ran, rather than that none did";
+}
+
 // Result records of synthetic checks go to a file of the test's own, never into a real run's.
 class ResultRecords : public ::testing::Test {
  protected:
@@ -308,6 +386,18 @@ TEST_F(ResultRecords, keep_conformance_failures_and_known_deviations_apart) {
   EXPECT_EQ(r[2]["first"]["got"], "0x00000001");
   EXPECT_EQ(r[2]["first"]["rule"], "fns.int-min");
   EXPECT_EQ(r[2]["first"]["repro"], "none");
+}
+
+TEST_F(ResultRecords, list_the_lanes_each_sm_compared_in_ascending_sm_order) {
+  check::CheckReport report = compare_lane0(one_defined_lane(5), 5, 1);
+  report.placed = true;
+  report.sm_lanes.assign(132, 0);
+  report.sm_lanes[0] = 1024;
+  report.sm_lanes[5] = 2048;
+  report.sm_lanes[131] = 64;
+  check::expect_agrees(report, no_text, 8, kSynthetic);
+  EXPECT_EQ(records().back()["sm_lanes"], nlohmann::json::parse("[[0, 1024], [5, 2048], [131, 64]]"))
+      << "the SMs that compared no lane are left out";
 }
 
 TEST_F(ResultRecords, fail_a_check_that_compared_nothing) {

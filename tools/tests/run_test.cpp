@@ -807,6 +807,17 @@ TEST_F(WarpconfRun, stops_at_its_time_limit_with_nothing_left_running) {
   EXPECT_NE(tests_log.str().find("shuffled every lane"), std::string::npos) << tests_log.str();
 }
 
+// A run whose records say where their lanes ran prints a coverage line per device, naming the SMs a
+// family missed; report.json keeps the matrix.
+TEST_F(WarpconfRun, says_which_sms_a_family_missed) {
+  tests({{"VoteOnGpu", "gpu", "placed.jsonl"}});
+  EXPECT_EQ(run(), 0) << output();
+  EXPECT_NE(output().find("SM coverage: NVIDIA H100 80GB HBM3 (GPU-5e3a9c1d, sass): of 4 SMs, vote missed 2\n"),
+            std::string::npos)
+      << output();
+  EXPECT_EQ(report()["sm_coverage"][0]["missed"]["vote"], "2");
+}
+
 // warpconf health's verdict on the run that `run` just made, its time limit 50 s.
 class WarpconfHealth : public WarpconfRun {
  protected:
@@ -821,6 +832,13 @@ TEST_F(WarpconfHealth, conforms_where_the_run_passed_with_a_not_supported_skip) 
   const cli::HealthVerdict v = verdict(run({"--budget", "quick"}));
   EXPECT_EQ(v.status, 0);
   EXPECT_EQ(v.line, "warpconf: conforms: " + summary());
+}
+
+TEST_F(WarpconfHealth, says_which_sms_a_family_missed) {
+  tests({{"VoteOnGpu", "gpu", "placed.jsonl"}});
+  const cli::HealthVerdict v = verdict(run({"--budget", "quick"}));
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.line, "warpconf: conforms: " + summary() + "; SMs: NVIDIA H100 80GB HBM3 (GPU-5e3a9c1d, sass): of 4 SMs, vote missed 2");
 }
 
 TEST_F(WarpconfHealth, names_the_failed_tests) {

@@ -300,6 +300,7 @@ void Report::merge(const Report& other) {
   for (const PerfFigure& f : other.perf) add_perf_figure(perf, f);
   totals.add(other.totals);
   planted.add(other.planted);
+  for (const auto& [device, c] : other.coverage) coverage[device].merge(c);
   tests.insert(tests.end(), other.tests.begin(), other.tests.end());
 }
 
@@ -360,6 +361,11 @@ void RecordSink::add(const nlohmann::json& r) {
   }
   if (cell.reason.empty()) cell.reason = field_text(r, "reason");
   (verdict.rfind("planted-", 0) == 0 ? report_.planted : report_.totals).add(sums);
+  if (verdict.rfind("planted-", 0) != 0) {  // a planted bug's lanes verify nothing of the GPU
+    SmCoverage& coverage = report_.coverage[device];
+    coverage.multiprocessors = report_.devices.at(device).multiprocessors;
+    coverage.add_check(field_text(r, "family"), r);
+  }
   for (const auto& k : r.value("known_deviations", nlohmann::json::array())) {
     Deviation d{device, field_text(k, "id"), field_text(k, "documented"), field_text(k, "observed"), field_text(k, "evidence"),
                 k.value("lanes", uint64_t{0}), 1};
@@ -457,6 +463,13 @@ std::string summary_line(const Report& r) {
   if (const uint64_t n = perf_count(r, "costlier-than-raw"))
     part(n, "library call costlier than its raw intrinsic", "library calls costlier than their raw intrinsics");
   return line;
+}
+
+std::vector<std::string> coverage_lines(const Report& r) {
+  std::vector<std::string> lines;
+  for (const auto& [device, c] : r.coverage)
+    if (c.placed()) lines.push_back(device_label(r, device) + ": " + coverage_text(c));
+  return lines;
 }
 
 const CodePath* code_path_of_test(std::string_view name) {
@@ -612,6 +625,13 @@ nlohmann::json to_json(const Report& r) {
   for (const auto& [key, d] : r.deviations) deviations.push_back(d);
   nlohmann::json perf = nlohmann::json::array();
   for (const PerfFigure& f : r.perf) perf.push_back(perf_json(f));
+  nlohmann::json coverage = nlohmann::json::array();
+  for (const auto& [device, c] : r.coverage) {
+    if (!c.placed()) continue;
+    nlohmann::json one = {{"device", device}};
+    one.update(coverage_json(c));
+    coverage.push_back(one);
+  }
   return {{"schema", kReportSchema},
           {"summary", summary_line(r)},
           {"code_paths", code_path_lines(r)},
@@ -625,6 +645,7 @@ nlohmann::json to_json(const Report& r) {
           {"behaviour_changes", r.behaviour_changes},
           {"contracts", r.contracts},
           {"perf", perf},
+          {"sm_coverage", coverage},
           {"tests", r.tests},
           {"aborted", r.aborted}};
 }
@@ -655,6 +676,15 @@ Report report_from_json(const nlohmann::json& j, const std::string& name) {
     // A report written before reports held perf figures has none.
     if (report.has("perf"))
       for (const JsonObject& f : report.objects("perf")) r.perf.push_back(perf_figure_from(f));
+    // A report written before runs recorded where lanes ran has no SM coverage.
+    if (report.has("sm_coverage")) {
+      report.expect("sm_coverage", Shape::list);
+      const nlohmann::json& coverage = j["sm_coverage"];
+      for (size_t i = 0; i < coverage.size(); ++i) {
+        const std::string where = "sm_coverage[" + std::to_string(i) + "]";
+        r.coverage[JsonObject(coverage[i], where).text("device")].merge(coverage_from_json(coverage[i], where));
+      }
+    }
     r.totals = sums_from(report.object("totals"));
     r.planted = sums_from(report.object("planted"));
     for (const JsonObject& t : report.objects("tests")) r.tests.push_back(test_from(t));

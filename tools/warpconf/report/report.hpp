@@ -17,6 +17,7 @@
 #include "warpconf/report/json_fields.hpp"
 #include "warpconf/report/report_perf.hpp"
 #include "warpconf/report/results.hpp"
+#include "warpconf/report/results_coverage.hpp"
 
 namespace wc::cli {
 
@@ -157,6 +158,7 @@ struct Report {
   std::vector<PerfFigure> perf;  // performance figures, in the order measured; no cell, check or lane
   FamilySums totals;   // every check but the planted bugs'
   FamilySums planted;  // checks of deliberately wrong implementations, kept apart
+  std::map<std::string, SmCoverage> coverage;  // by device id: the lanes each family compared on each SM
   std::vector<TestResult> tests;
   nlohmann::json aborted;  // null, or {reason, last_test}
 
@@ -194,6 +196,10 @@ bool report_fails(const Report&, bool strict);
 // failures; 3 known deviations; 0 behaviour changes", and "; 1 performance change" where the report
 // has perf figures. Conformance failures count the checks and the perf figures of a WRONG kernel.
 std::string summary_line(const Report&);
+
+// A line per device whose checks recorded where they ran: its label and coverage_text, "NVIDIA H100
+// 80GB HBM3 (GPU-5e3a9c1d, sass): every one of 132 SMs verified lanes of each of 9 families".
+std::vector<std::string> coverage_lines(const Report&);
 
 // The code path a test's name starts with ("jit-75/SoftmaxOnGpu": jit-75); nullptr for none (sass's tests).
 const CodePath* code_path_of_test(std::string_view name);

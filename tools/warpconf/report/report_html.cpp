@@ -499,6 +499,7 @@ void write_html(const Report& r, std::ostream& os) {
   behaviour_changes(r, os);
   contracts(r, os);
   html::performance(r, os);
+  html::sm_coverage(r, os);
   tests(r, os);
   os << "</body></html>\n";
 }

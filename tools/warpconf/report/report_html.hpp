@@ -1,5 +1,6 @@
-// What the parts of report.html share (report_html.cpp), and its Performance section
-// (report_html_perf.cpp): one page, inline CSS and SVG, no script, nothing fetched.
+// What the parts of report.html share (report_html.cpp), its Performance section
+// (report_html_perf.cpp) and its SM coverage section (report_html_coverage.cpp): one page, inline CSS
+// and SVG, no script, nothing fetched.
 #pragma once
 
 #include <ostream>
@@ -26,5 +27,9 @@ void td_verdict(std::ostream&, const std::string& verdict, const std::string& te
 
 // The Performance section: per family a table (a column per device) and an SVG bar chart.
 void performance(const Report&, std::ostream&);
+
+// The SM coverage section (report_html_coverage.cpp): per device whose checks recorded where they ran,
+// an SVG heatmap of the lanes each family compared on each SM.
+void sm_coverage(const Report&, std::ostream&);
 
 }  // namespace wc::cli::html

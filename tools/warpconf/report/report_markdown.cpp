@@ -187,6 +187,30 @@ void performance_section(const Report& r, std::ostream& os) {
   }
 }
 
+// Per device whose checks recorded where they ran: the coverage line, and the SM x family matrix of
+// lanes compared, a row per SM ("-" where a family compared none there).
+void coverage_section(const Report& r, std::ostream& os) {
+  if (coverage_lines(r).empty()) return;
+  os << "\n## SM coverage\n\nLanes compared (defined and ptx-defined) on each SM, as the blocks of each batch recorded "
+        "it (`%smid`); planted bugs' checks are not counted.\n";
+  for (const auto& [device, c] : r.coverage) {
+    if (!c.placed()) continue;
+    os << "\n### " << md(device_label(r, device)) << "\n\n" << md(coverage_text(c)) << ".\n\n| SM |";
+    for (const auto& [family, lanes] : c.families) os << " " << md(family) << " |";
+    os << "\n|---|";
+    for (size_t i = 0; i < c.families.size(); ++i) os << "---|";
+    os << "\n";
+    for (uint32_t sm : matrix_sms(c)) {
+      os << "| " << sm << " |";
+      for (const auto& [family, lanes] : c.families) {
+        const auto it = lanes.find(sm);
+        os << " " << (it == lanes.end() || it->second == 0 ? std::string("-") : grouped(it->second)) << " |";
+      }
+      os << "\n";
+    }
+  }
+}
+
 void tests_section(const Report& r, std::ostream& os) {
   os << "\n## Tests\n\n";
   if (r.tests.empty()) {
@@ -233,6 +257,7 @@ void write_markdown(const Report& r, std::ostream& os) {
   behaviour_section(r, os);
   contracts_section(r, os);
   performance_section(r, os);
+  coverage_section(r, os);
   tests_section(r, os);
 }
 

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <limits>
@@ -64,6 +65,7 @@ void check_record(const nlohmann::json& record) {
       for (const char* key : {"command", "dir"}) compared.expect(key, Shape::text);
       compared.expect("behaviour_changes", Shape::count);
     }
+    if (r.has("sm_lanes")) sm_lanes_of(r.at("sm_lanes"));
     if (r.has("contract"))
       for (const char* key : {"id", "probe_family", "scenario", "mask", "outcome", "detail", "golden", "golden_file", "was"})
         r.object("contract").expect(key, Shape::text);
@@ -205,9 +207,14 @@ void add_count(uint64_t& into, uint64_t n) {
 ResultsSummary summarize_results(std::istream& in, const std::string& name) {
   ResultsSummary summary;
   std::set<std::string> devices;
+  std::map<int64_t, std::string> device_of_pid;  // a check's device: its process's last device record
   const RecordReader::Each each = [&](const nlohmann::json& r) {
+    const int64_t pid = r.value("pid", int64_t{-1});
     if (r["record"] == "device") {
-      if (devices.insert(device_line(r)).second) summary.devices.push_back(device_line(r));
+      const std::string line = device_line(r);
+      if (devices.insert(line).second) summary.devices.push_back(line);
+      device_of_pid[pid] = line;
+      summary.coverage[line].multiprocessors = r["device"].value("multiprocessors", 0);
       return;
     }
     if (r["record"] == "perf") {
@@ -222,12 +229,28 @@ ResultsSummary summarize_results(std::istream& in, const std::string& name) {
     }
     summary.families[r["family"].get<std::string>()].add(s);
     summary.total.add(s);
+    const auto device = device_of_pid.find(pid);
+    summary.coverage[device == device_of_pid.end() ? "unknown" : device->second].add_check(r["family"], r);
   };
   RecordReader reader(name);
   if (const int cut = reader.read_all(in, each))
     throw UsageError(name + ":" + std::to_string(cut) + ": a record cut off mid-way (its writer was killed?)");
   if (reader.lines() == 0) throw UsageError(name + ": no records");
   return summary;
+}
+
+std::vector<std::string> coverage_rows(const SmCoverage& c) {
+  std::vector<std::string> rows;
+  for (const auto& [family, lanes] : c.families) {
+    uint64_t total = 0;
+    for (const auto& [sm, n] : lanes) add_count(total, n);
+    std::string row = family + ": " + std::to_string(lanes.size()) + (lanes.size() == 1 ? " SM, " : " SMs, ") +
+                      grouped(total) + " lanes";
+    const auto fewest = std::min_element(lanes.begin(), lanes.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (fewest != lanes.end()) row += ", fewest " + grouped(fewest->second) + " (SM " + std::to_string(fewest->first) + ")";
+    rows.push_back(row);
+  }
+  return rows;
 }
 
 void print_results_text(const ResultsSummary& s, std::ostream& out) {
@@ -262,6 +285,11 @@ void print_results_text(const ResultsSummary& s, std::ostream& out) {
     for (const auto& [verdict, n] : s.perf.verdicts) out << " " << verdict << " " << n << ";";
     out << "\n";
   }
+  for (const auto& [device, coverage] : s.coverage) {
+    if (!coverage.placed()) continue;
+    out << "SM coverage on " << device << ": " << coverage_text(coverage) << "\n";
+    for (const std::string& row : coverage_rows(coverage)) out << "  " << row << "\n";
+  }
   if (s.planted.records == 0) return;
   out << "planted bugs (deliberately wrong implementations, not in the rows above):";
   for (const auto& [verdict, n] : s.planted.verdicts) out << " " << verdict << " " << n << ";";
@@ -271,8 +299,14 @@ void print_results_text(const ResultsSummary& s, std::ostream& out) {
 void print_results_json(const ResultsSummary& s, std::ostream& out) {
   nlohmann::json families = nlohmann::json::object();
   for (const auto& [family, f] : s.families) families[family] = sums_json(f);
-  out << nlohmann::json{{"devices", s.devices}, {"families", families}, {"total", sums_json(s.total)},
-                     {"planted", sums_json(s.planted)}, {"perf", sums_json(s.perf)}}.dump(2) << "\n";
+  nlohmann::json coverage = nlohmann::json::object();
+  for (const auto& [device, c] : s.coverage)
+    if (c.placed()) coverage[device] = coverage_json(c);
+  out << nlohmann::json{{"devices", s.devices},          {"families", families},
+                        {"total", sums_json(s.total)},   {"planted", sums_json(s.planted)},
+                        {"perf", sums_json(s.perf)},     {"sm_coverage", coverage}}
+             .dump(2)
+      << "\n";
 }
 
 }  // namespace wc::cli

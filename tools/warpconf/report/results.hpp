@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "warpconf/report/results_coverage.hpp"
+
 namespace wc::cli {
 
 inline constexpr const char* kLaneClasses[] = {"defined", "ptx-defined", "undefined", "not-called"};
@@ -69,6 +71,7 @@ struct ResultsSummary {
   FamilySums planted;  // checks of deliberately wrong implementations: apart from the families and the total
   FamilySums perf;     // `perf` records (docs/perf.md): records and verdicts only, apart from the checks
   std::vector<std::string> devices;  // one line per distinct device fingerprint
+  std::map<std::string, SmCoverage> coverage;  // by device line ("unknown": checks of a process with no device record)
 };
 
 // into += n; throws UsageError where the sum passes 2^64 - 1.
@@ -81,6 +84,9 @@ FamilySums sums_of(const nlohmann::json& check);
 // naming the line for anything that is not a record of the schema this build writes, a last line
 // cut off mid-way included.
 ResultsSummary summarize_results(std::istream&, const std::string& name);
+
+// Per family on one device: "shuffle: 132 SMs, 4,194,304 lanes, fewest 30,720 (SM 7)".
+std::vector<std::string> coverage_rows(const SmCoverage&);
 
 void print_results_text(const ResultsSummary&, std::ostream&);
 void print_results_json(const ResultsSummary&, std::ostream&);

@@ -114,6 +114,14 @@ std::string first_error(const std::string& run_error) {
   return line.empty() ? "warpconf run failed without saying why" : line;
 }
 
+// "; SMs: <device>: every one of 132 SMs verified lanes of each of 9 families", or the SMs missed;
+// "" where no check recorded where it ran.
+std::string coverage_clause(const Report& r) {
+  std::string clause;
+  for (const std::string& line : coverage_lines(r)) clause += "; SMs: " + line;
+  return clause;
+}
+
 HealthVerdict could_not_test(const std::string& why) { return {kCouldNotTest, "warpconf: could not test: " + why}; }
 
 HealthVerdict check(const RunOptions& given, Clock::time_point start) {
@@ -144,7 +152,7 @@ HealthVerdict health_verdict(const RunOutcome& run, double time_limit_s, const s
   const Report& r = *run.report;
   if (report_fails(r, false)) {
     const std::string tests = failing_tests(r);
-    return {1, "warpconf: FAILED" + (tests.empty() ? "" : " (" + tests + ")") + ": " + summary_line(r)};
+    return {1, "warpconf: FAILED" + (tests.empty() ? "" : " (" + tests + ")") + ": " + summary_line(r) + coverage_clause(r)};
   }
   const RunStop& stop = r.run.stop;
   if (stop.cause == "time-limit") {
@@ -156,7 +164,7 @@ HealthVerdict health_verdict(const RunOutcome& run, double time_limit_s, const s
   if (stop.cause != "finished") return could_not_test(stop.detail);
   if (r.tests.empty()) return could_not_test("no GPU test ran: the build tree holds none");
   if (run.status != 0) return could_not_test(first_error(run_error));
-  return {0, "warpconf: conforms: " + summary_line(r)};
+  return {0, "warpconf: conforms: " + summary_line(r) + coverage_clause(r)};
 }
 
 int run_health(const RunOptions& o, std::ostream& out) {

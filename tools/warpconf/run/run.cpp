@@ -353,6 +353,7 @@ int Runner::run() {
   const int status = exit_status();
   out_ << (tty_ ? "\r\033[K" : "") << summary_line(report_) << "\n";
   for (const std::string& line : code_path_lines(report_)) out_ << "  " << line << "\n";
+  for (const std::string& line : coverage_lines(report_)) out_ << "SM coverage: " << line << "\n";
   for (const auto& [id, device] : report_.devices)
     if (const std::string note = code_note(device); !note.empty()) out_ << device_label(report_, id) << ": " << note << "\n";
   if (report_.tests.empty()) out_ << "warpconf run: no test ran (label " << s_.label << " in " << s_.build.string() << ")\n";

@@ -11,7 +11,7 @@
 #include "programs/emit.hpp"
 #include "programs/generate.hpp"
 #include "programs/model.hpp"
-#include "programs/run.hpp"
+#include "programs/run_programs.hpp"
 #include "programs/stages.hpp"
 
 namespace wc::program {

@@ -22,10 +22,10 @@
 #include "harness/scratch_dir.hpp"
 #include "harness/toolkit.hpp"
 #include "programs/builders.hpp"
-#include "programs/device.hpp"
+#include "programs/program_device.hpp"
 #include "programs/emit.hpp"
 #include "programs/generate.hpp"
-#include "programs/run.hpp"
+#include "programs/run_programs.hpp"
 
 namespace wc::program {
 namespace {

@@ -26,7 +26,7 @@
 #include "programs/ptx_abi.hpp"
 #include "programs/ptx_emit.hpp"
 #include "programs/ptx_shrink.hpp"
-#include "programs/shrink.hpp"
+#include "programs/shrink_program.hpp"
 
 namespace wc::program {
 namespace {

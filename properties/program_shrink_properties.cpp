@@ -12,7 +12,7 @@
 
 #include "harness/random_check.hpp"
 #include "programs/builders.hpp"
-#include "programs/shrink.hpp"
+#include "programs/shrink_program.hpp"
 
 namespace wc {
 namespace {

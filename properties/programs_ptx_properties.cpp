@@ -20,7 +20,7 @@
 #include "programs/instructions.hpp"
 #include "programs/model.hpp"
 #include "programs/ptx_emit.hpp"
-#include "programs/shrink.hpp"
+#include "programs/shrink_program.hpp"
 
 namespace wc::program {
 namespace {

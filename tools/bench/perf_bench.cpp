@@ -13,7 +13,7 @@
 #include "core/environment.hpp"
 #include "core/number_text.hpp"
 #include "core/perf/bench.hpp"
-#include "core/perf/records.hpp"
+#include "core/perf/perf_records.hpp"
 #include "core/perf/sass.hpp"
 #include "core/records.hpp"
 

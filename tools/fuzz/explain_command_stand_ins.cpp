@@ -4,16 +4,16 @@
 #include <cstdlib>
 
 #include "core/perf/bench.hpp"
-#include "warpconf/golden/golden.hpp"
-#include "warpconf/perf/perf.hpp"
-#include "warpconf/probe/probe.hpp"
-#include "warpconf/program/program.hpp"
+#include "warpconf/golden/golden_command.hpp"
+#include "warpconf/perf/perf_command.hpp"
+#include "warpconf/probe/probe_command.hpp"
+#include "warpconf/program/program_command.hpp"
 #include "warpconf/report/report_inputs.hpp"
 #include "warpconf/report/results.hpp"
 #include "warpconf/run/health.hpp"
-#include "warpconf/run/run.hpp"
-#include "warpconf/screen/screen.hpp"
-#include "warpconf/toolchain/toolchain.hpp"
+#include "warpconf/run/run_command.hpp"
+#include "warpconf/screen/screen_command.hpp"
+#include "warpconf/toolchain/toolchain_command.hpp"
 
 namespace wc {
 namespace {
@@ -33,7 +33,7 @@ namespace cli {
 int run_golden(const GoldenOptions&, std::ostream&, std::ostream&) { reached("golden"); }
 int run_perf(const PerfOptions&, std::ostream&, std::ostream&, const Measure&) { reached("perf"); }
 int run_probe_command(const ProbeOptions&, std::ostream&) { reached("probe"); }
-// The program command's options live beside its pipeline (warpconf/program/program.cpp): here it takes none.
+// The program command's options live beside its pipeline (warpconf/program/program_command.cpp): here it takes none.
 void add_program_options(CLI::App&, ProgramArgs&) {}
 int run_program_command(const ProgramArgs&, std::ostream&, std::ostream&) { reached("program"); }
 void add_toolchain_options(CLI::App&, ToolchainArgs&) {}

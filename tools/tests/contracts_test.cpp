@@ -11,7 +11,7 @@
 #include "core/probe.hpp"
 #include "families/registry.hpp"
 #include "formats/contracts.hpp"
-#include "warpconf/probe/probe.hpp"
+#include "warpconf/probe/probe_command.hpp"
 
 namespace wc::cli {
 namespace {

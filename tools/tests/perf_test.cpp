@@ -18,14 +18,14 @@
 #include <string>
 #include <vector>
 
-#include "core/perf/records.hpp"
+#include "core/perf/perf_records.hpp"
 #include "core/perf/sass.hpp"
 #include "core/perf/stats.hpp"
 #include "formats/perf.hpp"
 #include "harness/scratch_dir.hpp"
 #include "cli_run.hpp"
 #include "warpconf/cli/cli.hpp"
-#include "warpconf/perf/perf.hpp"
+#include "warpconf/perf/perf_command.hpp"
 
 namespace wc {
 namespace {

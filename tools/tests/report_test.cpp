@@ -15,7 +15,7 @@
 #include "report_data.hpp"
 #include "warpconf/report/report.hpp"
 #include "warpconf/report/report_inputs.hpp"
-#include "warpconf/run/run.hpp"
+#include "warpconf/run/run_command.hpp"
 
 namespace wc {
 namespace {

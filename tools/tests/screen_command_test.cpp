@@ -15,7 +15,7 @@
 #include "core/batch.hpp"
 #include "core/files.hpp"
 #include "harness/scratch_dir.hpp"
-#include "warpconf/screen/screen.hpp"
+#include "warpconf/screen/screen_command.hpp"
 
 namespace wc {
 namespace {

@@ -12,16 +12,16 @@
 #include "families/registry.hpp"
 #include "warpconf/cli/command.hpp"
 #include "warpconf/cli/options.hpp"
-#include "warpconf/golden/golden.hpp"
-#include "warpconf/perf/perf.hpp"
-#include "warpconf/probe/probe.hpp"
-#include "warpconf/program/program.hpp"
+#include "warpconf/golden/golden_command.hpp"
+#include "warpconf/perf/perf_command.hpp"
+#include "warpconf/probe/probe_command.hpp"
+#include "warpconf/program/program_command.hpp"
 #include "warpconf/report/report_inputs.hpp"
 #include "warpconf/report/results.hpp"
 #include "warpconf/run/health.hpp"
-#include "warpconf/run/run.hpp"
-#include "warpconf/screen/screen.hpp"
-#include "warpconf/toolchain/toolchain.hpp"
+#include "warpconf/run/run_command.hpp"
+#include "warpconf/screen/screen_command.hpp"
+#include "warpconf/toolchain/toolchain_command.hpp"
 
 namespace wc::cli {
 namespace {

@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-#include "warpconf/run/run.hpp"
+#include "warpconf/run/run_command.hpp"
 
 namespace wc::cli {
 

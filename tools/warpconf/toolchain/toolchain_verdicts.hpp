@@ -12,7 +12,7 @@
 
 #include "toolchain/bugs_file.hpp"
 #include "toolchain/runner.hpp"
-#include "warpconf/toolchain/toolchain.hpp"
+#include "warpconf/toolchain/toolchain_command.hpp"
 
 namespace wc::cli {
 

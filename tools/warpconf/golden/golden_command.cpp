@@ -1,4 +1,4 @@
-#include "warpconf/golden/golden.hpp"
+#include "warpconf/golden/golden_command.hpp"
 
 #include <algorithm>
 #include <filesystem>

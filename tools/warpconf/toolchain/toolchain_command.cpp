@@ -1,6 +1,6 @@
 // `warpconf toolchain` (toolchain.hpp): its options, what --known and --random share
 // (toolchain_verdicts.hpp), and the known-bug fixtures' run.
-#include "warpconf/toolchain/toolchain.hpp"
+#include "warpconf/toolchain/toolchain_command.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -22,8 +22,8 @@
 #include "toolchain/known_bugs.hpp"
 #include "toolchain/runner.hpp"
 #include "warpconf/cli/options.hpp"
-#include "warpconf/program/program.hpp"
-#include "warpconf/run/run.hpp"
+#include "warpconf/program/program_command.hpp"
+#include "warpconf/run/run_command.hpp"
 #include "warpconf/toolchain/toolchain_verdicts.hpp"
 
 namespace wc::cli {

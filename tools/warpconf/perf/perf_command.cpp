@@ -1,4 +1,4 @@
-#include "warpconf/perf/perf.hpp"
+#include "warpconf/perf/perf_command.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,13 +11,13 @@
 #include "core/environment.hpp"
 #include "core/files.hpp"
 #include "core/numbers.hpp"
-#include "core/perf/records.hpp"
+#include "core/perf/perf_records.hpp"
 #include "core/perf/sass.hpp"
 #include "core/records.hpp"
 #include "formats/text.hpp"
 #include "warpconf/cli/exit_status.hpp"
 #include "warpconf/cli/options.hpp"
-#include "warpconf/golden/golden.hpp"
+#include "warpconf/golden/golden_command.hpp"
 
 namespace wc::cli {
 namespace {

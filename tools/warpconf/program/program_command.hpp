@@ -1,4 +1,4 @@
-// `warpconf program`: random warp programs (fixtures/programs/run.hpp) from a seed, on one code
+// `warpconf program`: random warp programs (fixtures/programs/run_programs.hpp) from a seed, on one code
 // path or several, compared with the oracle and between paths; --emit prints one program's CUDA source.
 #pragma once
 

@@ -1,4 +1,4 @@
-#include "warpconf/screen/screen.hpp"
+#include "warpconf/screen/screen_command.hpp"
 
 #include <algorithm>
 #include <chrono>

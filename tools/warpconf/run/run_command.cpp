@@ -1,4 +1,4 @@
-#include "warpconf/run/run.hpp"
+#include "warpconf/run/run_command.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -1,4 +1,4 @@
-#include "warpconf/program/program.hpp"
+#include "warpconf/program/program_command.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -10,7 +10,7 @@
 #include "core/numbers.hpp"
 #include "core/seed.hpp"
 #include "formats/programs.hpp"
-#include "programs/run.hpp"
+#include "programs/run_programs.hpp"
 #include "warpconf/cli/options.hpp"
 
 namespace wc::cli {

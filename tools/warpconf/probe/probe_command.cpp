@@ -1,4 +1,4 @@
-#include "warpconf/probe/probe.hpp"
+#include "warpconf/probe/probe_command.hpp"
 
 #include <unistd.h>
 

@@ -39,7 +39,7 @@ int run_program_command(const ProgramArgs&, std::ostream&, std::ostream&) { reac
 void add_toolchain_options(CLI::App&, ToolchainArgs&) {}
 int run_toolchain_command(const ToolchainArgs&, std::ostream&, std::ostream&) { reached("toolchain"); }
 RunOutcome run_suite(const RunOptions&, std::ostream&, std::ostream&) { reached("run"); }
-int run_health(const RunOptions&, std::ostream&) { reached("health"); }
+int run_health(const HealthOptions&, std::ostream&) { reached("health"); }
 void add_screen_options(CLI::App&, ScreenArgs&) {}
 ScreenGpu this_gpu() { return {}; }
 int run_screen_command(const ScreenArgs&, std::ostream&, std::ostream&, const ScreenGpu&) { reached("screen"); }

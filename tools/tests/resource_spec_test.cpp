@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/files.hpp"
 #include "report_data.hpp"
 #include "warpconf/run/resource_spec.hpp"
+#include "warpconf/run/visible_gpus.hpp"
 
 namespace wc {
 namespace {
@@ -68,6 +71,55 @@ TEST(ResourceSpec, says_what_is_wrong) {
       EXPECT_EQ(std::string(e.what()), "resources.json: not a ctest resource spec: " + why);
     }
   }
+}
+
+// The spec a bundle's run writes is configure's, byte for byte (tools/cmake/resource_spec.cmake), and
+// warpconf run takes it: every GPU with its slots.
+TEST(ResourceSpec, written_for_a_bundle_as_configure_writes_it) {
+  EXPECT_EQ(cli::resource_spec_text(2, cli::kGpuSlots),
+            R"({"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "0", "slots": 8}, {"id": "1", "slots": 8}]}]})"
+            "\n");
+  for (int gpus : {1, 2, 8}) {
+    std::istringstream in(cli::resource_spec_text(gpus, cli::kGpuSlots));
+    EXPECT_EQ(cli::spec_slots(in, "resources.json"), gpus * cli::kGpuSlots) << gpus;
+  }
+}
+
+const std::string kTwoGpus =
+    "GPU 0: NVIDIA H200 (UUID: GPU-aaaa1111-2222-3333-4444-555566667777)\n"
+    "GPU 1: NVIDIA H200 (UUID: GPU-bbbb1111-2222-3333-4444-555566667777)\n";
+const std::string kMig =
+    "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-cccc1111-2222-3333-4444-555566667777)\n"
+    "  MIG 3g.40gb     Device  0: (UUID: MIG-dddd1111-2222-3333-4444-555566667777)\n";
+
+struct Visible {
+  const std::string* listing;
+  std::optional<std::string> cuda_visible_devices;
+  int gpus;
+};
+
+// The cases of resources.visible_gpus (tools/tests/resource_spec_test.cmake), which configure's count
+// passes: a bundle's run counts the GPUs as configure does.
+TEST(VisibleGpus, are_counted_as_configure_counts_them) {
+  const std::string none;
+  for (const Visible& v : std::vector<Visible>{{&kTwoGpus, std::nullopt, 2},
+                                               {&kTwoGpus, "", 0},
+                                               {&kTwoGpus, "1", 1},
+                                               {&kTwoGpus, "1,0", 2},
+                                               {&kTwoGpus, "-1", 0},
+                                               {&kTwoGpus, "0,5,1", 1},
+                                               {&kTwoGpus, "2", 0},
+                                               {&kTwoGpus, "GPU-bbbb", 1},
+                                               {&kTwoGpus, "GPU-bbbb1111,GPU-aaaa", 2},
+                                               {&kTwoGpus, "GPU-eeee", 0},
+                                               {&kTwoGpus, " 1 , 0 ", 2},
+                                               {&kTwoGpus, "99999999999999999999999", 0},
+                                               {&kMig, std::nullopt, 1},
+                                               {&kMig, "MIG-dddd", 1},
+                                               {&none, std::nullopt, 0},
+                                               {&none, "0", 0}})
+    EXPECT_EQ(cli::visible_gpu_count(*v.listing, v.cuda_visible_devices), v.gpus)
+        << *v.listing << "CUDA_VISIBLE_DEVICES " << (v.cuda_visible_devices ? "'" + *v.cuda_visible_devices + "'" : "unset");
 }
 
 }  // namespace

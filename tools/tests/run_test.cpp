@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "core/process.hpp"
 #include "harness/scratch_dir.hpp"
@@ -124,6 +125,7 @@ class WarpconfRun : public ::testing::Test {
       ::dup2(stdout_fd >= 0 ? stdout_fd : out, STDOUT_FILENO);
       ::dup2(out, STDERR_FILENO);
       ::putenv(const_cast<char*>(marked.c_str()));
+      for (std::string& setting : environment_) ::putenv(setting.data());
       if (::chdir(dir_.c_str()) != 0) ::_exit(127);
       ::execv(argv[0], argv.data());
       ::_exit(127);
@@ -199,6 +201,7 @@ class WarpconfRun : public ::testing::Test {
   }
 
   fs::path dir_, build_;
+  std::vector<std::string> environment_;  // NAME=value settings of the runs start() makes
 };
 
 const FakeTest kShuffle{"ShuffleOnGpu", "gpu", "shuffle.jsonl"};
@@ -816,6 +819,107 @@ TEST_F(WarpconfRun, says_which_sms_a_family_missed) {
             std::string::npos)
       << output();
   EXPECT_EQ(report()["sm_coverage"][0]["missed"]["vote"], "2");
+}
+
+// A bundle's run from a folder of its own (the bundle may be read-only): ctest gets the resource spec
+// of the GPUs visible at run time, which it writes there, as configure writes a build tree's.
+class WarpconfRunFromABundle : public WarpconfRun {
+ protected:
+  void SetUp() override {
+    WarpconfRun::SetUp();
+    handed_ = dir_ / "handed.txt";
+    build_ = dir_ / "bundle";
+    fs::create_directories(build_ / "tests");
+    std::ofstream(build_ / "warpconf-bundle.json")
+        << R"({"schema": "warpconf.bundle/1", "warpconf": "v1", "gpu": true, "nvcc": "13.0.88", "architectures": "90",)"
+        << R"( "sass": ["sm_90"], "ptx": ["compute_90"], "tests": "tests", "golden": "golden"})";
+    // Each test writes the GPU that ctest handed it, and sleeps: four at once take more than one GPU's turn.
+    const fs::path test = dir_ / "gpu_test.sh";
+    std::ofstream(test) << "#!/bin/sh\necho \"${CTEST_RESOURCE_GROUP_0_GPUS:-unassigned}\" >> \"$1\"\n"
+                        << "cat " << kData << "/run/shuffle.jsonl >> \"$WARPCONF_RESULTS\"\nsleep 1\n";
+    std::ofstream tests(build_ / "tests" / "CTestTestfile.cmake");
+    for (int i = 0; i < 4; ++i)
+      tests << "add_test(Gpu" << i << "OnGpu /bin/sh " << test.string() << " " << handed_.string() << ")\n"
+            << "set_tests_properties(Gpu" << i << "OnGpu PROPERTIES LABELS gpu RESOURCE_GROUPS gpus:1)\n";
+    fs::create_directories(dir_ / "bin");
+    const char* path = std::getenv("PATH");
+    environment_ = {"PATH=" + (dir_ / "bin").string() + ":" + fs::path(WARPCONF_CTEST).parent_path().string() + ":" +
+                    (path ? path : "")};
+  }
+
+  // nvidia-smi on the run's PATH: it prints `listing` and exits with `status`.
+  void nvidia_smi(const std::string& listing, int status = 0) const {
+    const fs::path script = dir_ / "bin" / "nvidia-smi";
+    std::ofstream(script) << "#!/bin/sh\nprintf '%s' '" << listing << "'\nexit " << status << "\n";
+    fs::permissions(script, fs::perms::owner_all);
+  }
+
+  // The GPUs in the spec the run left, by id; none where it left no spec.
+  std::vector<std::string> spec_gpus() const {
+    const fs::path spec = dir_ / "report" / "ctest" / "resources.json";
+    std::vector<std::string> ids;
+    if (!fs::exists(spec)) return ids;
+    const nlohmann::json parsed = nlohmann::json::parse(std::ifstream(spec));  // not a temporary's part as the range
+    for (const auto& gpu : parsed["local"][0]["gpus"]) ids.push_back(gpu["id"]);
+    return ids;
+  }
+
+  // What ctest handed each test of the last run (CTEST_RESOURCE_GROUP_0_GPUS), each once.
+  std::set<std::string> handed() {
+    std::ifstream in(handed_);
+    std::set<std::string> seen;
+    for (std::string line; std::getline(in, line);) seen.insert(line);
+    fs::remove(handed_);
+    return seen;
+  }
+
+  fs::path handed_;  // what each test was handed, a line each
+};
+
+const std::string kTwoGpusListed =
+    "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-aaaa1111-2222-3333-4444-555566667777)\n"
+    "GPU 1: NVIDIA H100 80GB HBM3 (UUID: GPU-bbbb1111-2222-3333-4444-555566667777)\n";
+
+// The bundle once had no spec: on a node of several GPUs, every GPU test ran on GPU 0.
+TEST_F(WarpconfRunFromABundle, spreads_its_gpu_tests_over_every_visible_gpu) {
+  nvidia_smi(kTwoGpusListed);
+  EXPECT_EQ(run(), 0) << output();
+  EXPECT_EQ(spec_gpus(), (std::vector<std::string>{"0", "1"})) << "two GPUs visible, two in the spec";
+  EXPECT_EQ(handed(), (std::set<std::string>{"id:0,slots:1", "id:1,slots:1"})) << output();
+  EXPECT_NE(output().find("warpconf run: 2 GPUs visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES), 8 GPU tests at once on "
+                          "each: " + (dir_ / "report" / "ctest" / "resources.json").string() + "\n"),
+            std::string::npos)
+      << output();
+  EXPECT_EQ(report()["tests"].size(), 4u);
+  for (const fs::directory_entry& e : fs::recursive_directory_iterator(build_))
+    EXPECT_NE(e.path().filename(), "resources.json") << "written into the bundle: " << e.path();
+}
+
+TEST_F(WarpconfRunFromABundle, honours_cuda_visible_devices) {
+  nvidia_smi(kTwoGpusListed);
+  environment_.push_back("CUDA_VISIBLE_DEVICES=1");
+  EXPECT_EQ(run(), 0) << output();
+  EXPECT_EQ(spec_gpus(), std::vector<std::string>{"0"}) << "CUDA numbers the one GPU it shows 0";
+  EXPECT_EQ(handed(), std::set<std::string>{"id:0,slots:1"}) << output();
+}
+
+// With no GPU visible the run is as before: no spec (one with no GPU would leave every GPU test not
+// run), and the tests run unassigned, where they skip or fail as they do without a GPU.
+TEST_F(WarpconfRunFromABundle, writes_no_spec_where_no_gpu_is_visible) {
+  nvidia_smi(kTwoGpusListed);
+  EXPECT_EQ(run(), 0) << output();
+  ASSERT_EQ(spec_gpus().size(), 2u);
+  handed();
+  for (const auto& [listing, status, visible] : std::vector<std::tuple<std::string, int, std::string>>{
+           {kTwoGpusListed, 0, "CUDA_VISIBLE_DEVICES=-1"}, {"No devices were found\n", 6, ""}}) {
+    nvidia_smi(listing, status);
+    if (!visible.empty()) environment_.push_back(visible);
+    EXPECT_EQ(run(), 0) << output();
+    EXPECT_EQ(spec_gpus(), std::vector<std::string>{}) << "the earlier run's spec is gone: " << visible;
+    EXPECT_EQ(handed(), std::set<std::string>{"unassigned"}) << output();
+    EXPECT_EQ(output().find("GPUs visible"), std::string::npos) << output();
+    if (!visible.empty()) environment_.pop_back();
+  }
 }
 
 // warpconf health's verdict on the run that `run` just made, its time limit 50 s.

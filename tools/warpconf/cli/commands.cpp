@@ -241,21 +241,25 @@ Runner declare_run(CLI::App& cmd) {
 }
 
 Runner declare_health(CLI::App& cmd) {
-  auto options = std::make_shared<RunOptions>();
-  options->budget = "quick";
-  options->time_limit_s = 50;
-  cmd.add_option("--budget", options->budget, "quick (the default), default or soak, as for run");
-  const CLI::Option* soak = cmd.add_option("--soak-minutes", options->soak_minutes, "minutes to soak (default 60)")
+  auto options = std::make_shared<HealthOptions>();
+  RunOptions& run = options->run;
+  run.budget = "quick";
+  run.time_limit_s = 50;
+  cmd.add_option("--budget", run.budget, "quick (the default), default or soak, as for run");
+  const CLI::Option* soak = cmd.add_option("--soak-minutes", run.soak_minutes, "minutes to soak (default 60)")
                                 ->transform(duration_in(kSoakMinutes));
-  cmd.add_option("--time-limit", options->time_limit_s,
-                 "seconds for the whole check, CUDA start-up included, 0 for none (default 50: slurmd kills "
-                 "a health check at 60)")
+  cmd.add_option("--time-limit", run.time_limit_s,
+                 "seconds for the whole check, CUDA start-up and the screen included, 0 for none (default 50: slurmd "
+                 "kills a health check at 60)")
       ->transform(duration_in(kTimeLimit));
-  cmd.add_option("--out", options->out, "the report folder (default: as for run)");
-  cmd.add_option("--build-dir", options->build_dir, "the build tree or bundle (default: the one this warpconf is in)");
+  cmd.add_flag("--screen", options->screen,
+               "first run warpconf screen --level short on every visible GPU (nvidia-smi -L, CUDA_VISIBLE_DEVICES), "
+               "all at once, about 5 s and CUDA start-up; its verdict joins the line and the exit status");
+  cmd.add_option("--out", run.out, "the report folder (default: as for run)");
+  cmd.add_option("--build-dir", run.build_dir, "the build tree or bundle (default: the one this warpconf is in)");
   return [options, soak](const Invocation& call) {
-    options->soak_minutes_given = soak->count() > 0;
-    options->argv = call.argv;
+    options->run.soak_minutes_given = soak->count() > 0;
+    options->run.argv = call.argv;
     return run_health(*options, call.out);
   };
 }
@@ -357,8 +361,8 @@ const std::vector<Command>& commands() {
        "report.html; docs/report-schema.md) that is rewritten after every test. Extra ctest arguments go after --.",
        false, declare_run, {}, "CTEST_ARGS"},
       {"health",
-       "A node health check (Slurm, Kubernetes): a CUDA probe in a child process, then warpconf run, all within "
-       "--time-limit; prints one line and exits 0 (conforms), 1 (a failure) or 77 (could not test: no GPU, a driver "
+       "A node health check (Slurm, Kubernetes): a CUDA probe in a child process, with --screen the short SM screen "
+       "of every visible GPU, then warpconf run, all within --time-limit; prints one line and exits 0 (conforms), 1 (a failure) or 77 (could not test: no GPU, a driver "
        "error, no code in this build for the GPU, no build tree, the time limit passed).",
        false, declare_health},
       {"screen",

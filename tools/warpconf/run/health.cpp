@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <filesystem>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,6 +20,8 @@
 #include "core/files.hpp"
 #include "core/numbers.hpp"
 #include "core/seconds_since.hpp"
+#include "warpconf/run/health_screen.hpp"
+#include "warpconf/run/visible_gpus.hpp"
 
 namespace wc::cli {
 namespace {
@@ -124,25 +128,39 @@ std::string coverage_clause(const Report& r) {
 
 HealthVerdict could_not_test(const std::string& why) { return {kCouldNotTest, "warpconf: could not test: " + why}; }
 
-HealthVerdict check(const RunOptions& given, Clock::time_point start) {
-  const double limit = given.time_limit_s;
+// The short screen of each GPU visible now (nvidia-smi -L, CUDA_VISIBLE_DEVICES), or where none is
+// listed (no nvidia-smi), of the one the CUDA probe found: GPU 0.
+std::vector<ScreenOutcome> screen_gpus(std::optional<Clock::time_point> deadline, double limit) {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return {{0, kCouldNotTest, "could not test: cannot find this program (/proc/self/exe): " + error.message()}};
+  return run_screens({self.string(), "screen", "--level", "short"}, std::max(visible_gpus_now(), 1), deadline, limit);
+}
+
+HealthVerdict check(const HealthOptions& given, Clock::time_point start) {
+  const double limit = given.run.time_limit_s;
   const std::string why = probe(limit > 0 ? limit : kProbeSeconds);
   if (!why.empty()) {
     try {
-      write_untested_report(given, why);
+      write_untested_report(given.run, why);
     } catch (const std::exception& e) {
       return could_not_test(why + " (no report: " + e.what() + ")");
     }
     return could_not_test(why);
   }
-  RunOptions o = given;
+  std::vector<ScreenOutcome> screens;
+  if (given.screen)
+    screens = screen_gpus(limit > 0 ? std::optional(numbers::deadline_after(start, limit)) : std::nullopt, limit);
+  RunOptions o = given.run;
   if (limit > 0) {
     o.time_limit_s = limit - seconds_since(start);
     if (o.time_limit_s <= 0)
-      return could_not_test("timed out: the time limit of " + seconds_text(limit) + " s passed in the CUDA probe");
+      return with_screens(could_not_test("timed out: the time limit of " + seconds_text(limit) + " s passed in the " +
+                                         (given.screen ? "screen" : "CUDA probe")),
+                          screens);
   }
   std::ostringstream progress, errors;  // the progress lines stay out of the one line; the report has them all
-  return health_verdict(run_suite(o, progress, errors), limit, errors.str());
+  return with_screens(health_verdict(run_suite(o, progress, errors), limit, errors.str()), screens);
 }
 
 }  // namespace
@@ -167,9 +185,9 @@ HealthVerdict health_verdict(const RunOutcome& run, double time_limit_s, const s
   return {0, "warpconf: conforms: " + summary_line(r) + coverage_clause(r)};
 }
 
-int run_health(const RunOptions& o, std::ostream& out) {
+int run_health(const HealthOptions& o, std::ostream& out) {
   const Clock::time_point start = Clock::now();
-  check_options(o);  // bad options are bad input, not a node that could not be tested
+  check_options(o.run);  // bad options are bad input, not a node that could not be tested
   HealthVerdict verdict;
   try {
     verdict = check(o, start);

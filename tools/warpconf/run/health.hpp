@@ -1,7 +1,8 @@
 // `warpconf health`: one machine's verdict in one line on standard output, for a scheduler's node
 // health check (Slurm's HealthCheckProgram, prolog or epilog; a Kubernetes Job or Node Problem
-// Detector plugin). It probes, in a child process, whether this machine can test at all, then runs
-// `warpconf run` (quick budget by default) under a time limit that covers the whole command.
+// Detector plugin). It probes, in a child process, whether this machine can test at all, then, with
+// --screen, screens every visible GPU, then runs `warpconf run` (quick budget by default), all under a
+// time limit that covers the whole command.
 #pragma once
 
 #include <ostream>
@@ -26,8 +27,12 @@ struct HealthVerdict {
 // command's; `run_error` what the run printed on standard error.
 HealthVerdict health_verdict(const RunOutcome& run, double time_limit_s, const std::string& run_error);
 
+struct HealthOptions {
+  RunOptions run;       // run.time_limit_s limits the whole command, 0 for no limit
+  bool screen = false;  // first the short screen of every visible GPU (health_screen.hpp)
+};
+
 // Prints the verdict's line on `out` and returns its status; throws UsageError for bad options.
-// `o.time_limit_s` limits the whole command, 0 for no limit.
-int run_health(const RunOptions& o, std::ostream& out);
+int run_health(const HealthOptions& o, std::ostream& out);
 
 }  // namespace wc::cli

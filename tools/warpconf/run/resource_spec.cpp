@@ -86,4 +86,11 @@ int spec_slots(std::istream& in, const std::string& name) {
   return slots;
 }
 
+std::string resource_spec_text(int gpus, int slots) {
+  std::string text = R"({"version": {"major": 1, "minor": 0}, "local": [{"gpus": [)";
+  for (int id = 0; id < gpus; ++id)
+    text += (id > 0 ? ", " : "") + std::string(R"({"id": ")") + std::to_string(id) + R"(", "slots": )" + std::to_string(slots) + "}";
+  return text + "]}]}\n";
+}
+
 }  // namespace wc::cli

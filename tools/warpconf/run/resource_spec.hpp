@@ -1,5 +1,5 @@
 // The ctest resource spec that configure writes (<build>/resources.json, tools/cmake/resource_spec.cmake),
-// as `warpconf run` reads it to know how many GPU tests ctest may run at once.
+// as `warpconf run` reads it to know how many GPU tests ctest may run at once, and writes it for a bundle.
 #pragma once
 
 #include <istream>
@@ -15,5 +15,11 @@ namespace wc::cli {
 // number from 0 to 2^32 - 1, else 1) and what would leave the GPU tests unrun: no "gpus", or a GPU
 // without a slot. The slots add up to at least 1.
 int spec_slots(std::istream& in, const std::string& name);
+
+// Configure's default WARPCONF_GPU_SLOTS: GPU tests that ctest runs at once on one GPU.
+inline constexpr int kGpuSlots = 8;
+
+// The spec that configure writes for `gpus` GPUs (the CUDA ordinals 0 to gpus - 1), `slots` on each.
+std::string resource_spec_text(int gpus, int slots);
 
 }  // namespace wc::cli

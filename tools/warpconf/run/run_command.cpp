@@ -31,6 +31,7 @@
 #include "warpconf/report/report_inputs.hpp"
 #include "warpconf/run/keeper.hpp"
 #include "warpconf/run/resource_spec.hpp"
+#include "warpconf/run/visible_gpus.hpp"
 
 namespace wc::cli {
 namespace {
@@ -77,7 +78,8 @@ struct Settings {
   fs::path test_dir;           // ctest's --test-dir: the build tree, or for a bundle <out>/ctest
   std::string label, variant;
   int jobs = 8;  // without a resource spec, the gpu preset's
-  bool spec = false;
+  fs::path spec;  // the resource spec ctest gets; none where no GPU is known
+
   // The build of what is missing of the code paths that a build tree makes apart, which the run
   // starts with; none where nothing is missing or the tests are a bundle's.
   std::vector<std::string> path_build;
@@ -213,6 +215,24 @@ void clear_folder(const fs::path& out) {
     if (fs::path(dir) != out) fs::remove_all(dir);
 }
 
+// A bundle carries no resources.json: its GPUs are those of the node it runs on, known only there.
+// The spec of the GPUs visible now, as configure writes it, goes into the run's own ctest folder
+// (the bundle may be read-only); none where no GPU is visible, as in a build tree configured without one.
+fs::path bundle_resource_spec(const fs::path& test_dir, std::ostream& out) {
+  const fs::path spec = test_dir / "resources.json";
+  const int gpus = visible_gpus_now();
+  if (gpus == 0) {
+    fs::remove(spec);  // an earlier run's, for GPUs that are gone
+    return {};
+  }
+  std::ofstream file(spec, std::ios::trunc);
+  file << resource_spec_text(gpus, kGpuSlots);
+  if (!file.flush()) throw UsageError("cannot write " + spec.string());
+  out << "warpconf run: " << gpus << (gpus == 1 ? " GPU" : " GPUs") << " visible (nvidia-smi -L, CUDA_VISIBLE_DEVICES), "
+      << kGpuSlots << " GPU tests at once on each: " << spec.string() << "\n";
+  return spec;
+}
+
 Settings resolve(const RunOptions& o, std::ostream& out) {
   check_options(o);
   Settings s;
@@ -241,9 +261,10 @@ Settings resolve(const RunOptions& o, std::ostream& out) {
     for (const CodePath* p : ready_paths(o, s, tree.bundle, out)) labels += (labels.empty() ? "" : "|") + label_of(*p);
     s.label = "^(" + labels + ")$";
   }
-  s.spec = fs::exists(s.build / "resources.json");
-  if (s.spec) {
-    files::InputFile spec((s.build / "resources.json").string());
+  if (tree.bundle) s.spec = bundle_resource_spec(s.test_dir, out);
+  else if (fs::exists(s.build / "resources.json")) s.spec = s.build / "resources.json";
+  if (!s.spec.empty()) {
+    files::InputFile spec(s.spec.string());
     s.jobs = spec_slots(spec, spec.path());  // as many as the GPUs take at once
   }
   return s;
@@ -420,7 +441,7 @@ bool Runner::round(int number, const std::string& seed, const fs::path& jit_cach
   std::vector<std::string> args = {s_.ctest.string(), "--test-dir", s_.test_dir.string(), "-L", s_.label, "-j",
                                    std::to_string(s_.jobs), "--no-tests=error", "--output-junit",
                                    (dir / "junit.xml").string(), "--output-log", (dir / "ctest.log").string()};
-  if (s_.spec) args.insert(args.end(), {"--resource-spec-file", (s_.build / "resources.json").string()});
+  if (!s_.spec.empty()) args.insert(args.end(), {"--resource-spec-file", s_.spec.string()});
   if (options_.budget == "quick") args.insert(args.end(), {"-E", kQuickExclude});
   args.insert(args.end(), options_.ctest_args.begin(), options_.ctest_args.end());
   report_.run.rounds.push_back({number, seed, ""});

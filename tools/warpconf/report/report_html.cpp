@@ -453,6 +453,12 @@ void tests(const Report& r, std::ostream& os) {
 
 namespace html {
 
+std::string px(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
 std::string esc(const std::string& s) {
   std::string out;
   out.reserve(s.size());

@@ -22,6 +22,9 @@ const Style& style(const std::string& verdict);
 // Text for HTML: element content and attribute values alike.
 std::string esc(const std::string&);
 
+// An SVG coordinate or length, to a tenth of a pixel.
+std::string px(double);
+
 // A table cell in the verdict's colours, `title` as its tooltip.
 void td_verdict(std::ostream&, const std::string& verdict, const std::string& text, const std::string& title);
 

@@ -16,12 +16,6 @@ constexpr double kLabelWidth = 110, kMostColumnsWidth = 1100, kMostCellWidth = 8
 constexpr const char* kMissedColour = "#c62828";
 constexpr int kTickEvery = 10;  // an SM number above every tenth column
 
-std::string px(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
-
 // Lanes on a log scale from the fewest shown to `most`: light blue to dark blue.
 std::string shade(uint64_t lanes, uint64_t most) {
   const double t = most <= 1 ? 1.0 : std::log1p(static_cast<double>(lanes)) / std::log1p(static_cast<double>(most));

@@ -20,12 +20,6 @@ constexpr double kCharWidth = 6.7, kBarWidth = 360, kValueWidth = 30 * kCharWidt
 
 const char* colour(size_t device) { return kDeviceColours[device % std::size(kDeviceColours)]; }
 
-std::string px(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
-
 // The tooltip of a figure: its verdict and outcome, repetitions, clocks and why it has no value.
 std::string figure_title(const Report& r, const PerfFigure& f) {
   std::string t = f.id + " " + f.metric + " on " + device_label(r, f.device) + "\n" + f.verdict;

@@ -873,6 +873,36 @@ TEST(Writers, escape_what_they_show_and_fetch_nothing) {
             std::string::npos) << md.str();
 }
 
+// The matrix's rows come from the records, by name: a family no list names (elect, warp_shuffle) has
+// its row, and the rows of golden checks and planted bugs come after the families they grade.
+TEST(Writers, give_every_family_of_the_records_a_row_by_name_and_golden_and_planted_rows_last) {
+  cli::Report r = cli::report_from_results(kData + "/h100", {});
+  r.cells.clear();
+  const auto add = [&r](const std::string& family, const std::string& intrinsic, const char* verdict) {
+    cli::Cell c;
+    c.device = kH100;
+    c.family = family;
+    c.intrinsic = intrinsic;
+    c.sums.records = 1;
+    c.sums.verdicts[verdict] = 1;
+    r.cells[{c.device, c.family, c.intrinsic, c.type, c.scenes}] = c;
+  };
+  add("warp_shuffle", "cuda::device::warp_shuffle_idx", "pass");
+  add("shuffle", "golden verify", "pass");
+  add("elect", "elect.sync", "pass");
+  add("vote", "__ballot_sync", "planted-caught");
+  add("activemask", "__activemask", "pass");
+  std::ostringstream html;
+  cli::write_html(r, html);
+  std::vector<std::string> rows;
+  for (size_t at = html.str().find("<tr><td><a href=\"#f-"); at != std::string::npos;
+       at = html.str().find("<tr><td><a href=\"#f-", at + 1)) {
+    const size_t start = at + std::string("<tr><td><a href=\"#f-").size();
+    rows.push_back(html.str().substr(start, html.str().find('"', start) - start));
+  }
+  EXPECT_EQ(rows, (std::vector<std::string>{"activemask", "elect", "warp_shuffle", "golden verify", "planted bugs"}));
+}
+
 // The contract section: a row per probe, a column per code path in the table's order, whatever the
 // order of the records; report.md lists the rows that did not run everywhere.
 TEST(Writers, show_the_contract_probes_as_a_probe_by_path_matrix) {

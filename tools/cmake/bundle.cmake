@@ -8,7 +8,7 @@
 #   tests/                the GoogleTest binaries, and a CTestTestfile.cmake whose paths are relative
 #                         to it (bundle_tests.cmake writes it at install)
 #   golden/               the committed goldens, deviations, contracts and perf baselines
-# Left out: the tests that read the source tree (conformance_harness, the tool tests), golden_tests
+# Left out: the tests that read the source tree (harness_tests, the tool tests), golden_tests
 # (it links every family's kernels to check the model against the goldens, which golden.check does
 # in the bundle), the sanitize variant (compute-sanitizer is the toolkit's) and perf.compare (it
 # writes its pending baseline into golden/, which a bundle may not be able to write). Included from tools/CMakeLists.txt, after every

@@ -45,16 +45,16 @@ INSTANTIATE_TEST_SUITE_P(
     Table, CommandLineRefuses,
     ::testing::Values(
         // An empty word was the option's default: no time limit, no plant, the default golden.
-        Refused{{"run", "--time-limit", ""}, "warpconf: --time-limit: the value is empty"},
-        Refused{{"health", "--time-limit", ""}, "warpconf: --time-limit: the value is empty"},
-        Refused{{"run", "--out="}, "warpconf: --out: the value is empty"},
-        Refused{{"program", "--plant", ""}, "warpconf: --plant: the value is empty"},
-        Refused{{"program", "--verify", ""}, "warpconf: --verify: the value is empty"},
-        Refused{{"report", ""}, "warpconf: an empty argument after 'report'"},
+        Refused{{"run", "--time-limit", ""}, "warpconf run: --time-limit: the value is empty"},
+        Refused{{"health", "--time-limit", ""}, "warpconf health: --time-limit: the value is empty"},
+        Refused{{"run", "--out="}, "warpconf run: --out: the value is empty"},
+        Refused{{"program", "--plant", ""}, "warpconf program: --plant: the value is empty"},
+        Refused{{"program", "--verify", ""}, "warpconf program: --verify: the value is empty"},
+        Refused{{"report", ""}, "warpconf report: an empty argument after 'report'"},
         // CLI11 said "A subcommand is required", naming neither the word nor the commands.
         Refused{{"frobnicate"}, "warpconf: unknown command 'frobnicate': " + kCommands},
         Refused{{}, "warpconf: a command is required: " + kCommands},
-        Refused{{"perf", "frob"}, "warpconf: unknown perf command 'frob': record, accept, compare, diff"},
+        Refused{{"perf", "frob"}, "warpconf perf: unknown command 'frob': record, accept, compare, diff"},
         // A value given twice: the second "vote" found no family left ("no family vote in the corpus").
         Refused{{"golden", "check", "--family", "vote", "--family", "vote"},
                 "warpconf golden check: --family: 'vote' is given twice"},

@@ -44,17 +44,6 @@ const AddedCommand* innermost_parsed(const std::vector<AddedCommand>& added) {
   return named;
 }
 
-// "warpconf golden check": the commands of `app` that were read, for the line of a refusal.
-std::string command_name(const CLI::App& app) {
-  std::string name = "warpconf";
-  for (const CLI::App* cmd = &app;;) {
-    const std::vector<const CLI::App*> read = cmd->get_subcommands([](const CLI::App* sub) { return sub->parsed(); });
-    if (read.empty()) return name;
-    cmd = read.front();
-    name += " " + cmd->get_name();
-  }
-}
-
 // Reads the words into `app`'s commands from the table and runs the one named; throws what it refuses.
 int run_command(CLI::App& app, int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   app.require_subcommand(1);
@@ -93,7 +82,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   try {
     status = run_command(app, argc, argv, out, err);
   } catch (...) {
-    return exit_status_of_error(command_name(app), err);
+    return exit_status_of_error(command_name(app, argc, argv), err);
   }
   // Output that was lost (a full disk, /dev/full) is no success.
   if (status == 0 && !out.flush()) {

@@ -39,6 +39,20 @@ CLI::Validator duration_in(const numbers::DurationRange& range) {
       numbers::describe(range));
 }
 
+std::string command_name(const CLI::App& app, int argc, const char* const* argv) {
+  std::string name = "warpconf";
+  const CLI::App* cmd = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    const std::vector<const CLI::App*> named =
+        cmd->get_subcommands([&word](const CLI::App* sub) { return sub->get_name() == word; });
+    if (named.empty()) break;
+    cmd = named.front();
+    name += " " + cmd->get_name();
+  }
+  return name;
+}
+
 void check_words(const CLI::App& app, int argc, const char* const* argv) {
   for (int i = 1; i < argc && std::string_view(argv[i]) != "--"; ++i) {
     const std::string_view word = argv[i];
@@ -49,17 +63,15 @@ void check_words(const CLI::App& app, int argc, const char* const* argv) {
     if (i > 1 && before.size() > 1 && before[0] == '-') throw UsageError(std::string(before) + ": the value is empty");
     throw UsageError("an empty argument after '" + std::string(before) + "'");
   }
+  // The refusal's line names the commands read so far (command_name).
   const CLI::App* cmd = &app;
-  std::string named;  // "golden " once `golden` was read
   for (int i = 1; cmd->get_require_subcommand_min() > 0; ++i) {
-    if (i >= argc) throw UsageError(named.empty() ? "a command is required: " + command_names(*cmd)
-                                                  : named + "needs a command: " + command_names(*cmd));
+    if (i >= argc) throw UsageError("a command is required: " + command_names(*cmd));
     const std::string word = argv[i];
     if (word[0] == '-') return;  // --help, or an option that CLI11 refuses
     const std::vector<const CLI::App*> found =
         cmd->get_subcommands([&word](const CLI::App* sub) { return sub->get_name() == word; });
-    if (found.empty()) throw UsageError("unknown " + named + "command '" + word + "': " + command_names(*cmd));
-    named += word + " ";
+    if (found.empty()) throw UsageError("unknown command '" + word + "': " + command_names(*cmd));
     cmd = found.front();
   }
 }

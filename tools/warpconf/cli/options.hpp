@@ -26,6 +26,10 @@ CLI::Validator duration_in(const numbers::DurationRange&);
 // would silently pick the default).
 void check_words(const CLI::App& app, int argc, const char* const* argv);
 
+// "warpconf golden check": the program and the commands of `app` that the leading words name, for the
+// line of a refusal, whether the refusal came before, during or after parsing.
+std::string command_name(const CLI::App& app, int argc, const char* const* argv);
+
 // Throws UsageError "<what>: <why>" where `path` cannot be written as `kind` (check::why_not_writable):
 // asked before the work whose output it is, which would otherwise learn it only at its end.
 void require_writable(const std::string& what, const std::string& path, check::Output kind);

@@ -72,8 +72,8 @@ TEST_F(HealthScreens, a_screen_that_cannot_start_could_not_test) {
   const std::vector<cli::ScreenOutcome> got = cli::run_screens({(dir_ / "missing").string()}, 1, std::nullopt, 0);
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].status, 77);
-  EXPECT_EQ(got[0].line, "could not test: the screen exited with status 127 and printed 'cannot run " +
-                             (dir_ / "missing").string() + ": No such file or directory'");
+  EXPECT_EQ(got[0].line, "could not test: cannot start the screen: cannot run " + (dir_ / "missing").string() +
+                             ": No such file or directory");
 }
 
 struct Joined {
@@ -126,11 +126,12 @@ INSTANTIATE_TEST_SUITE_P(
 
 // Without a usable GPU, --screen could not test (77), one line: never a pass.
 TEST_F(HealthScreens, without_a_gpu_health_with_the_screen_could_not_test) {
-  std::vector<std::string> env = {"CUDA_VISIBLE_DEVICES=-1", "PATH=/usr/bin:/bin"};
+  check::ProcessOptions options;
+  options.environment = std::vector<std::string>{"CUDA_VISIBLE_DEVICES=-1", "PATH=/usr/bin:/bin"};
   std::string printed;
   const check::ProcessEnd end = check::run_process(
       {WARPCONF_BINARY, "health", "--screen", "--out", (dir_ / "report").string()},
-      [&printed](std::string_view line) { printed += std::string(line) + "\n"; }, env);
+      [&printed](std::string_view line) { printed += std::string(line) + "\n"; }, options);
   EXPECT_EQ(end.exit_status, 77) << printed;
   EXPECT_EQ(printed.rfind("warpconf: could not test: ", 0), 0u) << printed;
   EXPECT_EQ(std::count(printed.begin(), printed.end(), '\n'), 1) << printed;

@@ -195,10 +195,11 @@ std::vector<golden::ContractLine> probe_elsewhere(const ProbeOptions& o, const C
   const check::TemporaryFolder jit_cache("warpconf-jit-cache-" + std::string(p.name));
   out.flush();
   check::ProcessEnd end;
+  check::ProcessOptions options;
+  options.environment = path_environment(p, jit_cache.path().string());
   try {
     // It ends on its own: each of its probe children has a time limit. Its output is copied as it comes.
-    end = check::run_process(argv, [&out](std::string_view line) { out << line << "\n" << std::flush; },
-                             path_environment(p, jit_cache.path().string()));
+    end = check::run_process(argv, [&out](std::string_view line) { out << line << "\n" << std::flush; }, options);
   } catch (const std::runtime_error& e) {
     throw PathFailure("--path " + std::string(p.name) + ": " + e.what());
   }

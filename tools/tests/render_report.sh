@@ -1,7 +1,7 @@
 #!/bin/sh
 # Opens report.html (the h100 and t4 fixtures merged: two devices) in headless chromium and requires
 # the page as laid out to hold what the report is made of (render_report_probe.js: both devices, each
-# family's matrix row, heading and grid, all shown) and a PNG that is not blank: many times the size of
+# family's matrix row, heading and grid, all shown, and the SM coverage heatmap) and a PNG that is not blank: many times the size of
 # a screenshot of an empty page, which compresses to almost nothing. Exit status 77 (skipped) where
 # no chromium is installed.
 # Usage: render_report.sh WARPCONF DATA_DIR WORK_DIR

@@ -34,6 +34,17 @@
     const grid = heading.nextElementSibling;
     if (grid === null || !grid.matches("table.grid") || !shown(grid)) problems.push(`family ${family}: no grid shown after its heading`);
   }
+  // The SM coverage heatmap of the H100's shuffle checks: drawn, shown, with the SMs they covered and
+  // the one they missed.
+  const heatmap = document.querySelector("svg.heatmap");
+  // An SVG element has no offsetWidth: its laid-out box is its bounding rectangle.
+  const drawn = heatmap !== null && heatmap.getBoundingClientRect().width > 0 &&
+                heatmap.getBoundingClientRect().height > 0 && getComputedStyle(heatmap).visibility === "visible";
+  if (!drawn) problems.push("no SM coverage heatmap shown");
+  else {
+    if (heatmap.querySelectorAll("rect.covered").length === 0) problems.push("the heatmap shows no covered SM");
+    if (heatmap.querySelectorAll("rect.missed").length === 0) problems.push("the heatmap shows no missed SM");
+  }
   document.title = problems.length === 0 ? `probe: ok: ${devices.join(" | ")}; ${links.length} families`
                                          : `probe: ${problems.join("; ")}`;
 })();

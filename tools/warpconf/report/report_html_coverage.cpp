@@ -32,7 +32,7 @@ void heatmap(const SmCoverage& c, std::ostream& os) {
   uint64_t most = 0;
   for (const auto& [family, lanes] : c.families)
     for (const auto& [sm, n] : lanes) most = std::max(most, n);
-  os << "<svg class=\"chart heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\""
+  os << "<svg class=\"chart heatmap\" width=\"" << px(width) << "\" height=\""
      << px(height) << "\" role=\"img\" aria-label=\"" << esc(coverage_text(c)) << "\">\n";
   for (size_t i = 0; i < sms.size(); ++i)
     if (sms[i] % kTickEvery == 0)

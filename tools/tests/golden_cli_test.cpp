@@ -14,6 +14,7 @@
 
 #include "core/corpus.hpp"
 #include "core/files.hpp"
+#include "core/judge.hpp"
 #include "core/known_deviations.hpp"
 #include "formats/golden.hpp"
 #include "formats/programs.hpp"
@@ -371,6 +372,31 @@ std::map<std::string, std::set<std::string>> awaiting_a_recording() {
     EXPECT_TRUE(awaiting[folder].insert(family).second) << "not-recorded.txt: " << folder << " " << family << " twice";
   }
   return awaiting;
+}
+
+// The corpus run on a GPU says where its blocks ran, and the judge counts each compared lane on its
+// block's SM, as the batch checks do; outputs read from a golden file say nothing of where they ran.
+TEST_F(GoldenCheck, the_judge_places_compared_lanes_on_the_sm_of_their_block) {
+  const std::vector<golden::CorpusFamily> families = golden::corpus();
+  const auto vote = std::find_if(families.begin(), families.end(), [](const golden::CorpusFamily& f) { return f.name == "vote"; });
+  ASSERT_NE(vote, families.end());
+  const std::string path = committed("vote.golden").string();
+  golden::FamilyOutputs outputs = golden::outputs_of(*vote, read("vote"), path);
+  const golden::FamilyVerdict unplaced = golden::judge(*vote, outputs, {}, nullptr, nullptr);
+  EXPECT_FALSE(unplaced.model.placed);
+  EXPECT_TRUE(unplaced.model.sm_lanes.empty());
+  // Two cases a block; every block on SM 3 but the first batch's first, on SM 131.
+  for (size_t b = 0; b < outputs.size(); ++b) {
+    outputs[b].cases_per_block = 2;
+    outputs[b].placement.assign((vote->batches[b].cases + 1) / 2, gpu::placement_word(3, 0));
+  }
+  outputs.front().placement.front() = gpu::placement_word(131, 4);
+  const golden::FamilyVerdict placed = golden::judge(*vote, outputs, {}, nullptr, nullptr);
+  EXPECT_TRUE(placed.model.placed);
+  ASSERT_EQ(placed.model.sm_lanes.size(), 132u);
+  EXPECT_GT(placed.model.sm_lanes[131], 0u);
+  EXPECT_EQ(placed.model.sm_lanes[3] + placed.model.sm_lanes[131], placed.model.tally.compared())
+      << "every compared lane on the SM of its block";
 }
 
 // The corpus comes from the family folders; the goldens are recorded by hand, on a GPU. A family

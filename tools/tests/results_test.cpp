@@ -11,6 +11,7 @@
 #include "core/records.hpp"
 #include "harness/scratch_dir.hpp"
 #include "warpconf/report/results.hpp"
+#include "warpconf/report/results_same.hpp"
 
 namespace wc {
 namespace {
@@ -58,6 +59,68 @@ TEST(ResultsTool, sums_records_per_family_and_in_total) {
   EXPECT_NE(text.str().find("performance figures (perf records, not in the rows above): 1; performance-change 1;"),
             std::string::npos)
       << text.str();
+}
+
+// --same-as: the proof that a change of structure kept every behaviour. The same records in another
+// order and other timings are the same; a case more, a verdict moved or a record lost is named by its
+// call; files without a check record prove nothing.
+class SameSums : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = harness::fresh_test_dir("same-sums"); }
+  std::string file(const std::string& name, const std::string& text) {
+    const std::filesystem::path path = dir_ / name;
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  static std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? text : text.replace(at, from.size(), to);
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(SameSums, are_the_same_for_the_same_checks_in_another_order_with_other_timings) {
+  std::istringstream lines(kRecords);
+  std::vector<std::string> records;
+  for (std::string line; std::getline(lines, line);) records.push_back(line);
+  std::string reordered = records.front() + "\n";  // the device record first: it names the checks' code path
+  for (size_t i = records.size() - 1; i > 0; --i) reordered += records[i] + "\n";
+  reordered = replaced(reordered, R"("median":23.1)", R"("median":29.4)");
+  const CliRun r = run_cli({"results", file("a.jsonl", kRecords), "--same-as", file("b.jsonl", reordered)});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "the same: 3 calls (family x intrinsic x type x verdict x code path), 4 check records in each\n");
+}
+
+TEST_F(SameSums, name_each_call_whose_sums_differ_and_fail) {
+  const std::string a = file("a.jsonl", kRecords);
+  // One case and 32 lanes less in a pass of shuffle, and fns's known deviation become a pass.
+  std::string changed = replaced(kRecords, R"("cases":10,"lanes":{"defined":300)", R"("cases":9,"lanes":{"defined":268)");
+  changed = replaced(changed, R"("verdict":"known-deviation")", R"("verdict":"pass")");
+  const CliRun r = run_cli({"results", a, "--same-as", file("b.jsonl", changed)});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out,
+            "fns  (no type) known-deviation sass: only in " + a +
+                " (cases 1, deviation fns.int-min 32, lanes ptx-defined 32, records 1)\n"
+                "fns  (no type) pass sass: only in " + dir_.string() + "/b.jsonl (cases 1, deviation fns.int-min 32, lanes ptx-defined 32, records 1)\n"
+                "shuffle  (no type) pass sass: cases 14 -> 13, lanes defined 428 -> 396\n"
+                "3 of 4 calls differ (4 check records in " + a + ", 4 in " + dir_.string() + "/b.jsonl)\n");
+}
+
+TEST_F(SameSums, prove_nothing_where_neither_file_holds_a_check) {
+  std::istringstream lines(kRecords);
+  std::string device;
+  std::getline(lines, device);
+  const std::string only_device = file("device.jsonl", device + "\n");
+  const CliRun r = run_cli({"results", only_device, "--same-as", only_device});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "no check record in either file: nothing compared, no proof\n");
+  const CliRun lost = run_cli({"results", file("a.jsonl", kRecords), "--same-as", only_device});
+  EXPECT_EQ(lost.status, 1) << "every call only in the first";
+  const CliRun bad = run_cli({"results", only_device, "--same-as", (dir_ / "missing.jsonl").string()});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err.find('\n'), bad.err.size() - 1) << "one line: " << bad.err;
+  EXPECT_EQ(run_cli({"results", only_device, "--same-as", only_device, "--json"}).status, 2) << "--json excludes it";
 }
 
 TEST(ResultsTool, names_the_line_that_is_not_a_record) {

@@ -18,6 +18,7 @@
 #include "warpconf/program/program_command.hpp"
 #include "warpconf/report/report_inputs.hpp"
 #include "warpconf/report/results.hpp"
+#include "warpconf/report/results_same.hpp"
 #include "warpconf/run/health.hpp"
 #include "warpconf/run/run_command.hpp"
 #include "warpconf/screen/screen_command.hpp"
@@ -58,15 +59,25 @@ Runner declare_explain(CLI::App& cmd) {
 
 Runner declare_results(CLI::App& cmd) {
   struct ResultsWords {
-    std::string file;
+    std::string file, same_as;
     bool json = false;
   };
   auto words = std::make_shared<ResultsWords>();
   cmd.add_option("FILE", words->file, "the results file, e.g. build/gpu/results/results.jsonl")->required();
-  cmd.add_flag("--json", words->json, "print one JSON object");
+  CLI::Option* json = cmd.add_flag("--json", words->json, "print one JSON object");
+  cmd.add_option("--same-as", words->same_as,
+                 "another results file: exit 0 where both hold the same sums per family x intrinsic x type x verdict x "
+                 "code path, else 1 with a line per call that differs (performance records left out)")
+      ->excludes(json);
   return [words](const Invocation& call) {
     require_utf8_path("the results", words->file);
     files::InputFile in(words->file);
+    if (!words->same_as.empty()) {
+      require_utf8_path("--same-as", words->same_as);
+      files::InputFile other(words->same_as);
+      return print_same_sums(call_sums(in, words->file), words->file, call_sums(other, words->same_as), words->same_as,
+                             call.out);
+    }
     const ResultsSummary summary = summarize_results(in, words->file);
     words->json ? print_results_json(summary, call.out) : print_results_text(summary, call.out);
     return 0;

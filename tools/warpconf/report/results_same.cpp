@@ -5,17 +5,13 @@
 #include <set>
 
 #include "core/numbers.hpp"
+#include "warpconf/report/json_fields.hpp"
 #include "warpconf/report/results.hpp"
 
 namespace wc::cli {
 namespace {
 
-std::string text_of(const nlohmann::json& record, const char* key) {
-  const auto it = record.find(key);
-  return it != record.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-void add_counts(CallCounts& into, const nlohmann::json& record) {
+void add_call_counts(CallCounts& into, const nlohmann::json& record) {
   const FamilySums s = sums_of(record);
   add_count(into["records"], s.records);
   add_count(into["cases"], s.cases);
@@ -25,13 +21,13 @@ void add_counts(CallCounts& into, const nlohmann::json& record) {
   for (auto it = into.begin(); it != into.end();) it = it->second == 0 ? into.erase(it) : std::next(it);
 }
 
-std::string counts_text(const CallCounts& counts) {
+std::string call_counts_text(const CallCounts& counts) {
   std::string text;
   for (const auto& [name, n] : counts) text += (text.empty() ? "" : ", ") + name + " " + std::to_string(n);
   return text.empty() ? "nothing" : text;
 }
 
-uint64_t records_of(const CallSums& sums) {
+uint64_t check_records_of(const CallSums& sums) {
   uint64_t n = 0;
   for (const auto& [key, counts] : sums) {
     const auto it = counts.find("records");
@@ -52,16 +48,16 @@ CallSums call_sums(std::istream& in, const std::string& name) {
   const RecordReader::Each each = [&](const nlohmann::json& r) {
     const int64_t pid = r.value("pid", int64_t{-1});
     if (r["record"] == "device") {
-      path_of_pid[pid] = r.contains("build") && r["build"].is_object() ? text_of(r["build"], "code_path") : "";
+      path_of_pid[pid] = r.contains("build") ? field_text(r["build"], "code_path") : "";
       return;
     }
     if (r["record"] != "check") return;
-    std::string path = text_of(r, "code_path");
+    std::string path = field_text(r, "code_path");
     if (path.empty()) {
       const auto process = path_of_pid.find(pid);
       path = process == path_of_pid.end() || process->second.empty() ? "unknown" : process->second;
     }
-    add_counts(sums[{text_of(r, "family"), text_of(r, "intrinsic"), text_of(r, "type"), text_of(r, "verdict"), path}], r);
+    add_call_counts(sums[{field_text(r, "family"), field_text(r, "intrinsic"), field_text(r, "type"), field_text(r, "verdict"), path}], r);
   };
   RecordReader reader(name);
   if (const int cut = reader.read_all(in, each))
@@ -81,8 +77,8 @@ int print_same_sums(const CallSums& first, const std::string& first_name, const 
     if (a != first.end() && b != second.end() && a->second == b->second) continue;
     ++differing;
     out << key.text() << ": ";
-    if (b == second.end()) out << "only in " << first_name << " (" << counts_text(a->second) << ")\n";
-    else if (a == first.end()) out << "only in " << second_name << " (" << counts_text(b->second) << ")\n";
+    if (b == second.end()) out << "only in " << first_name << " (" << call_counts_text(a->second) << ")\n";
+    else if (a == first.end()) out << "only in " << second_name << " (" << call_counts_text(b->second) << ")\n";
     else {
       std::set<std::string> names;
       for (const auto& [name, n] : a->second) names.insert(name);
@@ -97,7 +93,7 @@ int print_same_sums(const CallSums& first, const std::string& first_name, const 
       out << changes << "\n";
     }
   }
-  const uint64_t records = records_of(first), other_records = records_of(second);
+  const uint64_t records = check_records_of(first), other_records = check_records_of(second);
   if (records == 0 && other_records == 0) {
     out << "no check record in either file: nothing compared, no proof\n";
     return 1;

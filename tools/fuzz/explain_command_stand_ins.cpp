@@ -10,6 +10,7 @@
 #include "warpconf/program/program_command.hpp"
 #include "warpconf/report/report_inputs.hpp"
 #include "warpconf/report/results.hpp"
+#include "warpconf/report/results_same.hpp"
 #include "warpconf/run/health.hpp"
 #include "warpconf/run/run_command.hpp"
 #include "warpconf/screen/screen_command.hpp"
@@ -54,6 +55,10 @@ int run_merge_command(const std::vector<std::string>&, const std::string&, const
 ResultsSummary summarize_results(std::istream&, const std::string&) { reached("results"); }
 void print_results_text(const ResultsSummary&, std::ostream&) { reached("results"); }
 void print_results_json(const ResultsSummary&, std::ostream&) { reached("results"); }
+CallSums call_sums(std::istream&, const std::string&) { reached("results --same-as"); }
+int print_same_sums(const CallSums&, const std::string&, const CallSums&, const std::string&, std::ostream&) {
+  reached("results --same-as");
+}
 }  // namespace cli
 
 }  // namespace wc

@@ -3,7 +3,6 @@
 // check, --plant's reader, and the Prometheus and JSON verdict writers.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -12,6 +11,7 @@
 #include <sstream>
 
 #include "core/files.hpp"
+#include "core/process.hpp"
 #include "core/usage_error.hpp"
 #include "harness/scratch_dir.hpp"
 #include "screen/screen.hpp"
@@ -321,14 +321,20 @@ TEST(ScreenPrometheus, every_metric_has_help_type_and_one_sample_with_escaped_la
 // promtool check metrics, Prometheus's own linter of the text format, where Debian's prometheus
 // package put it; Skipped (never passed) without it.
 TEST(ScreenPrometheus, passes_promtool_check_metrics) {
-  if (std::system("command -v promtool > /dev/null 2>&1") != 0) GTEST_SKIP() << "no promtool (Debian: apt-get install prometheus)";
+  // The file reaches the shell as an argument ("$1"), never inside the command's text.
+  const auto promtool_accepts = [](const std::string& file) {
+    return check::run_process_output({"/bin/sh", "-c", "promtool check metrics < \"$1\"", "sh", file});
+  };
+  if (!check::run_process_output({"/bin/sh", "-c", "command -v promtool"}).end.succeeded())
+    GTEST_SKIP() << "no promtool (Debian: apt-get install prometheus)";
   const std::filesystem::path dir = harness::fresh_test_dir("screen-promtool");
   const std::string file = (dir / "screen.prom").string();
   files::write_atomically(file, screen::prometheus_text(sample_verdict()));
-  EXPECT_EQ(std::system(("promtool check metrics < " + file).c_str()), 0);
+  const check::ProcessOutput good = promtool_accepts(file);
+  EXPECT_TRUE(good.end.succeeded()) << good.output;
   // Its teeth: a metric without HELP text, its series given twice, fails it.
   files::write_atomically(file, "# TYPE m gauge\nm{a=\"1\"} 1\nm{a=\"1\"} 2\n");
-  EXPECT_NE(std::system(("promtool check metrics < " + file + " > /dev/null 2>&1").c_str()), 0);
+  EXPECT_FALSE(promtool_accepts(file).end.succeeded());
 }
 
 TEST(ScreenJson, holds_the_verdict_its_counts_and_findings) {

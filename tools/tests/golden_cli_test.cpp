@@ -16,6 +16,7 @@
 #include "core/files.hpp"
 #include "core/judge.hpp"
 #include "core/known_deviations.hpp"
+#include "families/registry.hpp"
 #include "formats/golden.hpp"
 #include "formats/programs.hpp"
 #include "harness/scratch_dir.hpp"
@@ -112,7 +113,7 @@ TEST_F(GoldenCheck, a_truncated_golden_is_named_by_file_and_line) {
 TEST_F(GoldenCheck, a_listed_deviation_that_no_longer_occurs_fails) {
   // Every fns.int-min lane given the documented value: conforming, so the listed deviation is stale.
   golden::GoldenFile file = read("fns");
-  const std::vector<golden::CorpusFamily> all = golden::corpus();
+  const std::vector<golden::CorpusFamily> all = families::corpus();
   const golden::CorpusFamily& fns = *std::find_if(all.begin(), all.end(), [](const auto& f) { return f.name == "fns"; });
   size_t index = 0, changed = 0;
   for (const golden::CorpusBatch& b : fns.batches)
@@ -377,7 +378,7 @@ std::map<std::string, std::set<std::string>> awaiting_a_recording() {
 // The corpus run on a GPU says where its blocks ran, and the judge counts each compared lane on its
 // block's SM, as the batch checks do; outputs read from a golden file say nothing of where they ran.
 TEST_F(GoldenCheck, the_judge_places_compared_lanes_on_the_sm_of_their_block) {
-  const std::vector<golden::CorpusFamily> families = golden::corpus();
+  const std::vector<golden::CorpusFamily> families = families::corpus();
   const auto vote = std::find_if(families.begin(), families.end(), [](const golden::CorpusFamily& f) { return f.name == "vote"; });
   ASSERT_NE(vote, families.end());
   const std::string path = committed("vote.golden").string();
@@ -405,7 +406,7 @@ TEST_F(GoldenCheck, the_judge_places_compared_lanes_on_the_sm_of_their_block) {
 // On the jit-75 code path the families that need more than compute_75 PTX are NotSupported: no golden.
 TEST(GoldenFamilies, every_family_with_a_corpus_has_a_golden_on_every_recorded_architecture) {
   std::vector<std::string> corpus_names, compute_75_names;
-  for (const golden::CorpusFamily& f : golden::corpus()) {
+  for (const golden::CorpusFamily& f : families::corpus()) {
     corpus_names.push_back(f.name);
     if (std::none_of(f.batches.begin(), f.batches.end(),
                      [](const golden::CorpusBatch& b) { return b.needs_compute_capability > 75; }))

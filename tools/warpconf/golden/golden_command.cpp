@@ -16,6 +16,7 @@
 #include "core/known_deviations.hpp"
 #include "core/numbers.hpp"
 #include "core/records.hpp"
+#include "families/registry.hpp"
 #include "formats/deviations.hpp"
 #include "formats/golden.hpp"
 #include "formats/programs.hpp"
@@ -213,7 +214,7 @@ int record(const GoldenOptions& o, std::ostream& out) {
       << header.code_path << ") into " << dir << "\n";
   Tally tally;
   bool refused = false;
-  for (const CorpusFamily& family : selected(golden::corpus(), o.families)) {
+  for (const CorpusFamily& family : selected(families::corpus(), o.families)) {
     int needed = 0;
     if (any_unsupported(family, needed)) {
       out << family.name << ": not-supported (needs compute capability " << needed / 10 << "." << needed % 10 << ")\n";
@@ -287,7 +288,7 @@ int accept(const GoldenOptions& o, std::ostream& out) {
   }
   const std::map<std::string, std::string> pending_files = golden_files(pending);
   if (pending_files.empty()) throw UsageError("no .golden files in " + pending);
-  const std::vector<CorpusFamily> all = golden::corpus();
+  const std::vector<CorpusFamily> all = families::corpus();
   // Every family is read and judged before any moves: a recording is accepted whole or not at all.
   std::vector<files::Update> accepted;
   std::set<std::string> target_dirs;
@@ -356,7 +357,7 @@ int verify(const GoldenOptions& o, std::ostream& out) {
   out << "verifying " << now.device << " (" << architecture << ", driver " << now.driver << ", " << now.code_path
       << ") against " << dir << "\n";
   Tally tally;
-  for (const CorpusFamily& family : selected(golden::corpus(), o.families)) {
+  for (const CorpusFamily& family : selected(families::corpus(), o.families)) {
     const auto file = files.find(family.name);
     if (file == files.end()) {
       out << family.name << ": not recorded in " << dir << "\n";
@@ -443,7 +444,7 @@ int check(const GoldenOptions& o, std::ostream& out) {
   const std::vector<std::string> families = without_programs(o.families);
   const bool programs_by_name = families.size() < o.families.size();
   // Built once: a corpus is every family's sweeps, and each golden file's name is checked against it.
-  const std::vector<CorpusFamily> corpus = golden::corpus();
+  const std::vector<CorpusFamily> corpus = families::corpus();
   const std::vector<CorpusFamily> all =
       programs_by_name && families.empty() ? std::vector<CorpusFamily>{} : selected(corpus, families);
   Tally tally;
@@ -495,7 +496,7 @@ int diff(const GoldenOptions& o, std::ostream& out) {
   Tally tally;
   uint64_t fixed = 0, watched = 0;
   bool headers_shown = false;
-  for (const CorpusFamily& family : selected(golden::corpus(), o.families)) {
+  for (const CorpusFamily& family : selected(families::corpus(), o.families)) {
     const auto a = a_files.find(family.name), b = b_files.find(family.name);
     if (a == a_files.end() || b == b_files.end()) {
       out << family.name << ": not recorded in " << (a == a_files.end() ? o.dirs[0] : o.dirs[1]) << "\n";
@@ -539,7 +540,7 @@ int diff(const GoldenOptions& o, std::ostream& out) {
 int run_golden(const GoldenOptions& o, std::ostream& out, std::ostream& err) {
   return with_exit_status("warpconf golden " + o.command, err, [&] {
     // An unknown family is bad input before anything runs; `check` also takes `program`, the programs golden.
-    selected(golden::corpus(), o.command == "check" ? without_programs(o.families) : o.families);
+    selected(families::corpus(), o.command == "check" ? without_programs(o.families) : o.families);
     for (const std::string& dir : o.dirs) require_utf8_path("the folder", dir);
     require_utf8_path("--out", o.out);
     require_utf8_path("--golden", o.golden);

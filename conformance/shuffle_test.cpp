@@ -11,6 +11,7 @@
 #include "harness/documented.hpp"
 #include "harness/expect.hpp"
 #include "harness/gpu_test.hpp"
+#include "harness/op_table.hpp"
 #include "harness/params.hpp"
 
 namespace wc {
@@ -22,6 +23,10 @@ using model::ShuffleOp;
 using model::Type;
 
 using sweeps::uniform;
+
+TEST(ShuffleOpTable, has_one_row_per_op_each_with_its_probe_and_explain_entry) {
+  check::expect_complete_op_table<families::shuffle::Family>(model::kShuffleOpRows);
+}
 
 // A documented call over the full warp, with the source lane each lane must read, written out.
 struct DocumentedExample {
